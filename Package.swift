@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One folder per pipeline stage (see DESIGN.md); C libraries only behind the C* targets.
+let package = Package(
+    name: "PushPreview",
+    products: [
+        .library(name: "PushPreview", targets: ["PushPreview"]),
+        .executable(name: "pushpreview", targets: ["CLI"]),
+    ],
+    targets: [
+        // Native libraries (Debian 12 / Ubuntu 24.04 packages, installed by scripts/install-deps).
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
+        .systemLibrary(name: "CGIF", path: "Sources/CGIF"),
+        .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
+        .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
+        // Every setjmp/longjmp of libjpeg and libpng lives here.
+        .target(
+            name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("m")]),
+
+        // Pipeline stages.
+        .target(name: "Imaging", dependencies: ["CShim"]),
+        .target(name: "Payload"),
+        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging"]),
+        .target(name: "Templating", dependencies: ["CXML2"]),
+        .target(name: "Styling", dependencies: ["Templating"]),
+        .target(name: "Typography", dependencies: ["CPango"]),
+        .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging"]),
+        .target(name: "Rendering", dependencies: ["Layout", "Typography", "Imaging", "CPango"]),
+        .target(name: "ContentStage", dependencies: ["ServiceStage", "Templating", "Styling", "Layout", "Rendering"]),
+        .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
+        .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
+
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview"]),
+    ]
+)

@@ -1,0 +1,55 @@
+import Testing
+import Imaging
+
+struct ThumbnailTests {
+    @Test func fillCropsTheCentreAndFitKeepsTheAspect() throws {
+        let data = try PNGCodec.encode(quadrants(width: 200, height: 100))
+        let fill = try Thumbnailer.thumbnail(data, width: 50, height: 50, fit: .fill)
+        #expect(fill.width == 50 && fill.height == 50)
+        #expect(corners(fill) == [.red, .green, .blue, .white])
+        let fit = try Thumbnailer.thumbnail(data, width: 50, height: 50, fit: .fit)
+        #expect(fit.width == 50 && fit.height == 25)
+    }
+
+    @Test func clippingRectSelectsAQuadrant() throws {
+        let data = try PNGCodec.encode(quadrants(width: 200, height: 100))
+        let clip = Thumbnailer.ClippingRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)
+        let thumb = try Thumbnailer.thumbnail(data, width: 20, height: 10, clip: clip)
+        #expect(corners(thumb) == [.white, .white, .white, .white])
+        #expect(throws: ImagingError.self) {
+            try Thumbnailer.thumbnail(data, width: 20, height: 10, clip: .init(x: 2, y: 0, width: 1, height: 1))
+        }
+    }
+
+    @Test func downscalingAveragesInsteadOfAliasing() throws {
+        // One-pixel black and white stripes average to grey; point sampling would give black or white.
+        let w = 600, h = 40
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h { for x in stride(from: 0, to: w, by: 2) { let i = (y * w + x) * 4; px[i] = 0; px[i + 1] = 0; px[i + 2] = 0 } }
+        let thumb = Resampler.resample(RGBAImage(width: w, height: h, pixels: px), from: .init(x: 0, y: 0, width: Double(w), height: Double(h)), toWidth: 37, height: 4)
+        for x in 0..<37 { #expect(abs(Int(thumb.pixel(x: x, y: 2).r) - 128) <= 8, "column \(x): \(thumb.pixel(x: x, y: 2).r)") }
+    }
+
+    @Test func largeJPEGUsesDCTScaling() throws {
+        let data = try JPEGCodec.encode(quadrants(width: 1600, height: 1200))
+        let thumb = try Thumbnailer.thumbnail(data, width: 120, height: 120)
+        #expect(thumb.width == 120 && corners(thumb) == [.red, .green, .blue, .white])
+    }
+
+    @Test func pngRoundTripIsDeterministicAndCarriesScale() throws {
+        let image = quadrants(width: 30, height: 20)
+        let a = try PNGCodec.encode(image, scale: 3), b = try PNGCodec.encode(image, scale: 3)
+        #expect(a == b)
+        #expect(try PNGCodec.decode(a) == image)
+        let text = String(decoding: a, as: UTF8.self)
+        #expect(text.contains("pHYs") && !text.contains("tIME"))
+        #expect(try PNGCodec.decode(PNGCodec.encode(image, compressionLevel: 1)) == image)
+    }
+
+    @Test func refusesTruncatedPNG() throws {
+        let data = try PNGCodec.encode(quadrants(width: 64, height: 64))
+        for cut in [9, 20, 33, 60, data.count / 2, data.count - 13] {
+            #expect(throws: ImagingError.self, "cut at \(cut)") { try PNGCodec.decode(Array(data.prefix(cut))) }
+        }
+    }
+}
