@@ -25,16 +25,17 @@ let package = Package(
         .target(name: "Payload"),
         .target(name: "ServiceStage", dependencies: ["Payload", "Imaging"]),
         .target(name: "Templating", dependencies: ["CXML2"]),
-        .target(name: "Styling", dependencies: ["Templating"]),
+        .target(name: "Styling", dependencies: ["Templating", "Typography"]),
         .target(name: "Typography", dependencies: ["CPango"]),
         .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging"]),
-        .target(name: "Rendering", dependencies: ["Layout", "Typography", "Imaging", "CPango"]),
-        .target(name: "ContentStage", dependencies: ["ServiceStage", "Templating", "Styling", "Layout", "Rendering"]),
+        .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango"]),
+        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview"]),
+        .testTarget(name: "PayloadTests", dependencies: ["Payload"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "Imaging"]),
     ]
 )

@@ -1,1 +1,33 @@
-print("hi")
+import Foundation
+
+/// pushpreview: iOS push notification mock-ups on Linux. Each subcommand lives in its own file.
+let usage = """
+usage: pushpreview COMMAND [options]
+
+  render PAYLOAD...        render each payload file (.apns or .json)
+  thumbnail IMAGE          decode + thumbnail one image to PNG
+  devices                  list device profiles
+  gallery [PROJECT]        (not implemented yet)
+  validate PATH...         (not implemented yet)
+  diff BASE NEW            (not implemented yet)
+
+Run 'pushpreview COMMAND --help' for a command's options.
+exit status: 0 all rendered; 1 some inputs failed (the rest still rendered); 2 usage
+"""
+
+let args = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+switch args.first {
+case "render": status = RenderCommand.run(Array(args.dropFirst()))
+case "thumbnail": status = ThumbnailCommand.run(Array(args.dropFirst()))
+case "devices": status = DevicesCommand.run(Array(args.dropFirst()))
+case "gallery", "validate", "diff":
+    printError("pushpreview \(args[0]): not implemented yet")
+    status = 2
+case "--help", "-h", "help": print(usage); status = 0
+case "--version": print("pushpreview \(version)"); status = 0
+default:
+    printError((args.first.map { "pushpreview: unknown command '\($0)'\n\n" } ?? "") + usage)
+    status = 2
+}
+exit(status)

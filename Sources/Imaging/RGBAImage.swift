@@ -1,3 +1,5 @@
+import CShim
+
 /// A decoded image: 8-bit straight-alpha RGBA, rows top to bottom, no padding.
 public struct RGBAImage: Sendable, Equatable {
     public let width: Int
@@ -61,5 +63,25 @@ public enum Orientation: Int, Sendable {
             }
         }
         return RGBAImage(width: ow, height: oh, pixels: out)
+    }
+}
+
+extension RGBAImage {
+    /// From cairo's premultiplied native-endian ARGB32 rows.
+    public init(argb32: [UInt8], width: Int, height: Int, stride: Int) {
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        rgba.withUnsafeMutableBufferPointer { out in
+            shim_argb32_to_rgba(argb32, Int32(width), Int32(height), Int32(stride), out.baseAddress)
+        }
+        self.init(width: width, height: height, pixels: rgba)
+    }
+
+    /// To cairo's premultiplied native-endian ARGB32, rows `stride` bytes apart.
+    public func argb32(stride: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: stride * height)
+        out.withUnsafeMutableBufferPointer { buffer in
+            shim_rgba_to_argb32(pixels, Int32(width), Int32(height), buffer.baseAddress, Int32(stride))
+        }
+        return out
     }
 }

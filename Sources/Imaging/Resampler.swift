@@ -54,7 +54,7 @@ public enum Resampler {
                         if a > 0.5 {
                             dst[o] = clamp(r / a); dst[o + 1] = clamp(g / a); dst[o + 2] = clamp(b / a)
                         }
-                        dst[o + 3] = clamp(a / 255)
+                        dst[o + 3] = clamp(a)
                     }
                 }
             }

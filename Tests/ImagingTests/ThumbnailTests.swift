@@ -27,7 +27,23 @@ struct ThumbnailTests {
         var px = [UInt8](repeating: 255, count: w * h * 4)
         for y in 0..<h { for x in stride(from: 0, to: w, by: 2) { let i = (y * w + x) * 4; px[i] = 0; px[i + 1] = 0; px[i + 2] = 0 } }
         let thumb = Resampler.resample(RGBAImage(width: w, height: h, pixels: px), from: .init(x: 0, y: 0, width: Double(w), height: Double(h)), toWidth: 37, height: 4)
-        for x in 0..<37 { #expect(abs(Int(thumb.pixel(x: x, y: 2).r) - 128) <= 8, "column \(x): \(thumb.pixel(x: x, y: 2).r)") }
+        for x in 0..<37 {
+            #expect(abs(Int(thumb.pixel(x: x, y: 2).r) - 128) <= 8, "column \(x): \(thumb.pixel(x: x, y: 2).r)")
+            #expect(thumb.pixel(x: x, y: 2).a == 255, "opaque stays opaque")
+        }
+    }
+
+    @Test func halfTransparentEdgesKeepTheirColour() throws {
+        // Left half red at alpha 128, right half transparent black. Premultiplied averaging keeps
+        // the edge pure red with less alpha; straight averaging would darken it towards black.
+        let (w, h) = (16, 4)
+        var px = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h { for x in 0..<8 { let i = (y * w + x) * 4; px[i] = 255; px[i + 3] = 128 } }
+        let out = Resampler.resample(RGBAImage(width: w, height: h, pixels: px), from: .init(x: 0, y: 0, width: 16, height: 4), toWidth: 4, height: 1)
+        #expect(out.pixel(x: 0, y: 0) == (255, 0, 0, 128))
+        let edge = out.pixel(x: 1, y: 0)
+        #expect(edge.r == 255 && edge.g == 0 && edge.a > 0 && edge.a < 128, "edge: \(edge)")
+        #expect(out.pixel(x: 3, y: 0).a == 0)
     }
 
     @Test func largeJPEGUsesDCTScaling() throws {

@@ -1,0 +1,99 @@
+import Styling
+import Typography
+
+/// Inline formatting (CSS Text 3 §4 white space, §2 text-transform): inline elements and text
+/// flattened into styled runs of one Pango paragraph per block.
+extension LayoutEngine {
+    func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?) -> Paragraph? {
+        var runs: [Paragraph.Run] = []
+        var lastWasSpace = true // leading white space of a line is dropped
+        func visit(_ node: StyledNode, _ style: ComputedStyle) {
+            switch node {
+            case .text(let raw):
+                var text = transform(raw, style.textTransform)
+                if style.whiteSpace == .normal || style.whiteSpace == .nowrap {
+                    var collapsed = ""
+                    for c in text {
+                        if c.isWhitespace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
+                        else { collapsed.append(c); lastWasSpace = false }
+                    }
+                    text = collapsed
+                } else if let last = text.last { lastWasSpace = last.isWhitespace }
+                if !text.isEmpty { runs.append(.init(text, style: style.textStyle)) }
+            case .element(let e):
+                guard e.style.display != .none else { return }
+                if e.element.tag == "br" { runs.append(.init("\n", style: e.style.textStyle)); lastWasSpace = true; return }
+                for child in e.children { visit(child, e.style) }
+            }
+        }
+        for node in nodes { visit(node, container) }
+        // Trailing white space hangs at the end of the line (§4.1.3): drop it.
+        while let last = runs.last, last.text.hasSuffix(" ") {
+            runs[runs.count - 1].text.removeLast()
+            if runs[runs.count - 1].text.isEmpty { runs.removeLast() }
+        }
+        guard runs.contains(where: { !$0.text.isEmpty }) else { return nil }
+
+        var p = Paragraph(runs: runs, width: width)
+        p.lineHeight = container.lineHeight
+        p.maxLines = container.lineClamp
+        p.wraps = container.whiteSpace != .nowrap && container.whiteSpace != .pre
+        p.rightToLeft = container.rightToLeft
+        p.breaksWords = container.breaksWords
+        p.language = language
+        switch container.textAlign {
+        case .left: p.alignment = .left
+        case .right: p.alignment = .right
+        case .center: p.alignment = .center
+        case .justify: p.alignment = .justify
+        case .start: p.alignment = container.rightToLeft ? .right : .left
+        case .end: p.alignment = container.rightToLeft ? .left : .right
+        }
+        return p
+    }
+
+    func transform(_ text: String, _ t: ComputedStyle.TextTransform) -> String {
+        switch t {
+        case .none: return text
+        case .uppercase: return text.uppercased()
+        case .lowercase: return text.lowercased()
+        case .capitalize:
+            var out = "", startOfWord = true
+            for c in text { out += startOfWord ? String(c).uppercased() : String(c); startOfWord = c.isWhitespace }
+            return out
+        }
+    }
+
+    /// The border-box width with no line broken unless forced (CSS Sizing 3 §5.1 max-content).
+    func maxContentWidth(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: false) }
+
+    /// The border-box width with every soft wrap opportunity taken (min-content).
+    func minContentWidth(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true) }
+
+    private func intrinsicWidth(_ el: StyledElement, minimum: Bool) -> Double {
+        let s = el.style
+        let frame = s.frame(0).horizontal + s.marginEdges(0).horizontal
+        if case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }
+        if el.element.tag == "img" { return imageIntrinsicSize(el).width + frame }
+        var widths: [Double] = []
+        var inline: [StyledNode] = []
+        func flush() {
+            defer { inline.removeAll() }
+            guard var p = makeParagraph(inline, container: s, width: nil) else { return }
+            if minimum { p.width = 0; p.maxLines = nil }
+            p.wraps = minimum
+            widths.append(fonts.measure(p).width)
+        }
+        for child in el.children {
+            if case .element(let c) = child, isBlockLevel(c) {
+                if c.style.display == .none || c.style.position == .absolute { continue }
+                flush()
+                widths.append(intrinsicWidth(c, minimum: minimum))
+            } else { inline.append(child) }
+        }
+        flush()
+        let rowSum = s.display == .flex && s.isFlexRow && !(minimum && s.flexWrap)
+        let content = rowSum ? widths.reduce(0, +) + s.columnGap * Double(max(0, widths.count - 1)) : (widths.max() ?? 0)
+        return content + frame
+    }
+}

@@ -1,0 +1,202 @@
+import Styling
+import Templating
+import Typography
+
+/// Lays out a styled document into a Scene: block flow (CSS 2.1 §9.4.1, §10.3.3, §10.6.3),
+/// flexbox (FlexLayout.swift), inline text through Pango (InlineContent.swift), replaced images
+/// (§10.3.2, §10.6.2) and absolute positioning (§10.3.7, §10.6.4). Not thread-safe: one per worker.
+public final class LayoutEngine {
+    let fonts: FontSystem
+    /// The intrinsic size of an image `src`, in points (nil: unknown, laid out as 0x0).
+    let imageSize: (String) -> (width: Double, height: Double)?
+    var language = "en"
+    var missingGlyphs = 0
+
+    public init(fonts: FontSystem, imageSize: @escaping (String) -> (width: Double, height: Double)?) {
+        self.fonts = fonts
+        self.imageSize = imageSize
+    }
+
+    /// Lays out `body` in a viewport `width` points wide; the page is as tall as its content.
+    public func layout(_ body: StyledElement, width: Double, language: String = "en") -> Scene {
+        self.language = language
+        missingGlyphs = 0
+        let root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
+        return Scene(width: width, height: root.box.frame.height, root: root.box, missingGlyphs: missingGlyphs)
+    }
+
+    struct Placed {
+        var box: SceneBox
+        var margin: Edges
+    }
+
+    /// Lays out one element as a box of its own. `forcedWidth`/`forcedHeight` are border-box sizes
+    /// a flex container decided; otherwise the element's own `width`/`height` apply.
+    func layoutBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double? = nil,
+                   forcedHeight: Double? = nil, shrinkToFit: Bool = false) -> Placed {
+        let s = el.style
+        let frame = s.frame(cbWidth)
+        let margin = s.marginEdges(cbWidth)
+        let intrinsic = el.element.tag == "img" ? imageIntrinsicSize(el) : nil
+
+        // Width (§10.3.3; shrink-to-fit §10.3.5 for floats, inline-blocks, absolutes and flex items).
+        var width: Double
+        if let forcedWidth { width = forcedWidth }
+        else if let w = s.borderBoxSize(s.width, base: cbWidth, frame: frame.horizontal) { width = w }
+        else if let intrinsic {
+            if let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical), intrinsic.height > 0 {
+                width = (h - frame.vertical) * intrinsic.width / intrinsic.height + frame.horizontal
+            } else { width = intrinsic.width + frame.horizontal }
+        } else if shrinkToFit || s.display == .inlineBlock {
+            width = min(maxContentWidth(el), max(minContentWidth(el), cbWidth - margin.horizontal))
+        } else { width = cbWidth - margin.horizontal }
+        if forcedWidth == nil { width = s.clampWidth(width, cbWidth: cbWidth, frame: frame.horizontal) }
+        let contentWidth = max(0, width - frame.horizontal)
+
+        // A definite height lets percentages inside resolve.
+        var definiteHeight = forcedHeight ?? s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical)
+        if definiteHeight == nil, let ratio = s.aspectRatio, ratio > 0 {
+            definiteHeight = (s.borderBoxSizing ? width : contentWidth) / ratio + (s.borderBoxSizing ? 0 : frame.vertical)
+        }
+        if definiteHeight == nil, let intrinsic, intrinsic.width > 0 {
+            definiteHeight = contentWidth * intrinsic.height / intrinsic.width + frame.vertical
+        }
+        let contentHeight = definiteHeight.map { max(0, $0 - frame.vertical) }
+
+        var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
+        var usedHeight: Double
+        if let intrinsic {
+            box.items.append(.image(SceneImage(frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0),
+                                               source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
+                                               intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
+                                               radii: resolveRadii(s, width: width, height: definiteHeight ?? 0))))
+            usedHeight = contentHeight ?? 0
+        } else if s.display == .flex {
+            let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
+            box.items += flex.items
+            usedHeight = flex.height
+        } else {
+            let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
+            box.items += flow.items
+            usedHeight = flow.height
+        }
+
+        var height = definiteHeight ?? (usedHeight + frame.vertical)
+        if forcedHeight == nil { height = s.clampHeight(height, cbHeight: cbHeight, frame: frame.vertical) }
+        box.frame.height = height
+        if let last = box.items.indices.last, case .image(var image) = box.items[last], intrinsic != nil {
+            image.frame.height = height - frame.vertical
+            image.radii = resolveRadii(s, width: width, height: height)
+            box.items[last] = .image(image)
+        }
+        decorate(&box, s, width: width, height: height)
+        layoutAbsolutes(el, in: &box, frame: frame)
+        return Placed(box: box, margin: margin)
+    }
+
+    /// Block flow: block-level children stacked with their vertical margins collapsed
+    /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
+    func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double)) -> (items: [SceneItem], height: Double) {
+        var items: [SceneItem] = []
+        var y = 0.0
+        var pendingMargin = 0.0
+        var inline: [StyledNode] = []
+
+        func flushInline() {
+            defer { inline.removeAll() }
+            guard let paragraph = makeParagraph(inline, container: el.style, width: contentWidth) else { return }
+            let metrics = fonts.measure(paragraph)
+            missingGlyphs += metrics.missingGlyphs
+            y += pendingMargin
+            pendingMargin = 0
+            items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height), paragraph: paragraph)))
+            y += metrics.height
+        }
+
+        for child in el.children {
+            guard case .element(let c) = child, isBlockLevel(c) else { inline.append(child); continue }
+            if c.style.display == .none || c.style.position == .absolute { continue }
+            flushInline()
+            var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
+            let collapsed = collapse(pendingMargin, placed.margin.top)
+            y += collapsed
+            var x = placed.margin.left
+            if c.style.margin[1] == .auto && c.style.margin[3] == .auto { x = (contentWidth - placed.box.frame.width) / 2 }
+            else if c.style.margin[3] == .auto { x = contentWidth - placed.box.frame.width - placed.margin.right }
+            placed.box.frame.x = origin.0 + x
+            placed.box.frame.y = origin.1 + y
+            offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
+            items.append(.box(placed.box))
+            y += placed.box.frame.height
+            pendingMargin = placed.margin.bottom
+        }
+        flushInline()
+        return (items, y + pendingMargin)
+    }
+
+    func isBlockLevel(_ el: StyledElement) -> Bool {
+        switch el.style.display {
+        case .block, .flex, .none, .inlineBlock: return true
+        case .inline: return el.element.tag == "img" || el.style.position == .absolute
+        }
+    }
+
+    /// Two adjoining vertical margins collapse to the largest positive plus the most negative.
+    func collapse(_ a: Double, _ b: Double) -> Double { max(a, b, 0) + min(a, b, 0) }
+
+    /// position: relative moves the box after layout (§9.4.3).
+    func offsetRelative(_ box: inout SceneBox, _ s: ComputedStyle, cbWidth: Double, cbHeight: Double?) {
+        guard s.position == .relative else { return }
+        if let l = s.left.resolve(cbWidth) { box.frame.x += l } else if let r = s.right.resolve(cbWidth) { box.frame.x -= r }
+        if let t = s.top.resolve(cbHeight) { box.frame.y += t } else if let b = s.bottom.resolve(cbHeight) { box.frame.y -= b }
+    }
+
+    /// Absolutely positioned children, in the padding box of their parent (which templates
+    /// make `position: relative`).
+    func layoutAbsolutes(_ el: StyledElement, in box: inout SceneBox, frame: Edges) {
+        let border = el.style.borderEdges()
+        let cbWidth = box.frame.width - border.horizontal, cbHeight = box.frame.height - border.vertical
+        for case .element(let c) in el.children where c.style.position == .absolute && c.style.display != .none {
+            let s = c.style
+            let left = s.left.resolve(cbWidth), right = s.right.resolve(cbWidth)
+            let top = s.top.resolve(cbHeight), bottom = s.bottom.resolve(cbHeight)
+            let margin = s.marginEdges(cbWidth)
+            var forcedWidth: Double?
+            if s.width == .auto, let left, let right { forcedWidth = cbWidth - left - right - margin.horizontal }
+            var forcedHeight: Double?
+            if s.height == .auto, let top, let bottom { forcedHeight = cbHeight - top - bottom - margin.vertical }
+            var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight, shrinkToFit: true)
+            let w = placed.box.frame.width, h = placed.box.frame.height
+            placed.box.frame.x = border.left + (left.map { $0 + margin.left } ?? right.map { cbWidth - $0 - margin.right - w } ?? frame.left - border.left)
+            placed.box.frame.y = border.top + (top.map { $0 + margin.top } ?? bottom.map { cbHeight - $0 - margin.bottom - h } ?? frame.top - border.top)
+            box.items.append(.box(placed.box))
+        }
+    }
+
+    func decorate(_ box: inout SceneBox, _ s: ComputedStyle, width: Double, height: Double) {
+        box.background = s.backgroundColor
+        box.borderWidths = s.borderWidth
+        box.borderColors = s.borderColor
+        box.radii = resolveRadii(s, width: width, height: height)
+        box.clipsContent = s.overflowHidden
+        box.opacity = s.opacity
+    }
+
+    /// Corner radii in points, scaled down together when they would overlap (Backgrounds 3 §5.5).
+    func resolveRadii(_ s: ComputedStyle, width: Double, height: Double) -> [Double] {
+        let r = s.borderRadius.enumerated().map { i, l in l.resolve(i % 2 == 0 ? width : height) ?? 0 }
+        var f = 1.0
+        for (a, b, side) in [(0, 1, width), (3, 2, width), (0, 3, height), (1, 2, height)] where r[a] + r[b] > side && side > 0 {
+            f = min(f, side / (r[a] + r[b]))
+        }
+        return r.map { max(0, $0 * f) }
+    }
+
+    func imageIntrinsicSize(_ el: StyledElement) -> (width: Double, height: Double) {
+        let attr = { (name: String) in el.element[attribute: name].flatMap(Double.init) }
+        if let size = imageSize(el.element[attribute: "src"] ?? "") { return size }
+        return (attr("width") ?? 0, attr("height") ?? 0)
+    }
+
+    func sourceInfo(_ e: Element) -> SourceInfo { SourceInfo(tag: e.tag, id: e.id, classes: e.classes, line: e.line) }
+}

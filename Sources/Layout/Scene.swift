@@ -1,0 +1,88 @@
+import Typography
+
+/// A rectangle in points.
+public struct Rect: Sendable, Equatable, Codable {
+    public var x, y, width, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+}
+
+/// The laid-out page: one tree that both backends paint. Every frame is relative to the
+/// border box of the box that contains it, so a subtree can move without being rebuilt.
+public struct Scene: Sendable {
+    public var width: Double
+    public var height: Double
+    public var root: SceneBox
+    /// Characters no font could draw, summed over the page.
+    public var missingGlyphs: Int
+}
+
+public struct SceneBox: Sendable {
+    public var frame: Rect
+    public var background = RGBA.clear
+    /// top, right, bottom, left
+    public var borderWidths: [Double] = [0, 0, 0, 0]
+    public var borderColors: [RGBA] = [.clear, .clear, .clear, .clear]
+    /// top-left, top-right, bottom-right, bottom-left, in points
+    public var radii: [Double] = [0, 0, 0, 0]
+    public var clipsContent = false
+    public var opacity = 1.0
+    public var items: [SceneItem] = []
+    /// Where the box came from, for `--layout-json` and messages.
+    public var source: SourceInfo
+
+    public init(frame: Rect, source: SourceInfo) { self.frame = frame; self.source = source }
+}
+
+public struct SourceInfo: Sendable, Equatable, Codable {
+    public var tag: String
+    public var id: String?
+    public var classes: [String]
+    public var line: Int
+}
+
+public enum SceneItem: Sendable {
+    case box(SceneBox)
+    case text(SceneText)
+    case image(SceneImage)
+}
+
+public struct SceneText: Sendable {
+    public var frame: Rect
+    public var paragraph: Paragraph
+}
+
+public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
+
+public struct SceneImage: Sendable {
+    /// The element's content box.
+    public var frame: Rect
+    /// The `src` the template gave, resolved by the painter's image store.
+    public var source: String
+    public var fit: ObjectFit
+    public var intrinsicWidth: Double, intrinsicHeight: Double
+    public var radii: [Double]
+}
+
+/// One laid-out box with its absolute position, for `--layout-json` and fidelity checks.
+public struct LaidOutBox: Sendable, Codable, Equatable {
+    public var id: String?
+    public var tag: String
+    public var classes: [String]
+    public var x, y, width, height: Double
+}
+
+extension Scene {
+    /// Every box in document order with page coordinates.
+    public var boxes: [LaidOutBox] {
+        var out: [LaidOutBox] = []
+        func walk(_ box: SceneBox, _ ox: Double, _ oy: Double) {
+            let x = ox + box.frame.x, y = oy + box.frame.y
+            out.append(LaidOutBox(id: box.source.id, tag: box.source.tag, classes: box.source.classes,
+                                  x: x, y: y, width: box.frame.width, height: box.frame.height))
+            for case .box(let child) in box.items { walk(child, x, y) }
+        }
+        walk(root, 0, 0)
+        return out
+    }
+}

@@ -1,0 +1,172 @@
+/// An APNs payload, read from a `.apns` (Simulator drag-and-drop) or `.json` file.
+public struct Payload: Sendable {
+    public struct Alert: Sendable, Equatable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+        public var titleLocKey: String?, titleLocArgs: [String]?
+        public var subtitleLocKey: String?, subtitleLocArgs: [String]?
+        public var locKey: String?, locArgs: [String]?
+        public var launchImage: String?
+        public init() {}
+    }
+
+    public var file: String
+    public var alert: Alert?
+    public var badge: Int?
+    public var sound: String?
+    public var threadId: String?
+    public var category: String?
+    public var contentAvailable = false
+    public var mutableContent = false
+    public var interruptionLevel: String?
+    public var relevanceScore: Double?
+    public var targetContentId: String?
+    /// `Simulator Target Bundle`, the app the payload is for.
+    public var targetBundle: String?
+    /// Custom keys beside `aps`, in file order.
+    public var userInfo: [(key: String, value: JSONValue)]
+    /// Bytes of the compact JSON without `Simulator Target Bundle` (what APNs would count).
+    public var size: Int
+
+    public static let maxSize = 4096
+    public static let maxVoIPSize = 5120
+}
+
+/// A problem found in a payload, with its JSON path (`aps.alert.title`).
+public struct PayloadDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+    public var severity: Severity
+    public var file: String
+    public var path: String
+    public var message: String
+    public var description: String { "\(file): \(severity.rawValue): \(path.isEmpty ? "" : path + ": ")\(message)" }
+}
+
+public struct PayloadError: Error, CustomStringConvertible {
+    public var diagnostics: [PayloadDiagnostic]
+    public var description: String { diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n") }
+}
+
+public enum PayloadParser {
+    /// Largest file read at all; a payload is 4 KB, so anything near this is a mistake.
+    public static let maxFileSize = 1 << 20
+
+    /// Parses and validates; throws when the payload cannot be shown, else returns warnings too.
+    public static func parse(_ bytes: [UInt8], file: String) throws(PayloadError) -> (Payload, [PayloadDiagnostic]) {
+        var diagnostics: [PayloadDiagnostic] = []
+        func fail(_ path: String, _ message: String) -> PayloadError {
+            PayloadError(diagnostics: diagnostics + [PayloadDiagnostic(severity: .error, file: file, path: path, message: message)])
+        }
+        guard bytes.count <= maxFileSize else { throw fail("", "file is \(bytes.count) bytes; a payload is at most \(Payload.maxSize)") }
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes, file: file) } catch {
+            throw PayloadError(diagnostics: [PayloadDiagnostic(severity: .error, file: file, path: "", message: "\(error.line):\(error.column): \(error.message)")])
+        }
+        guard case .object(let members) = root else { throw fail("", "expected an object with an \"aps\" key, got \(root.typeName)") }
+        guard let aps = root["aps"] else { throw fail("aps", "missing: every payload needs an \"aps\" dictionary") }
+        guard case .object(let apsMembers) = aps else { throw fail("aps", "expected object, got \(aps.typeName)") }
+
+        func warn(_ path: String, _ message: String) {
+            diagnostics.append(PayloadDiagnostic(severity: .warning, file: file, path: path, message: message))
+        }
+        func string(_ v: JSONValue, _ path: String) throws(PayloadError) -> String {
+            guard case .string(let s) = v else { throw fail(path, "expected string, got \(v.typeName)") }
+            return s
+        }
+        func strings(_ v: JSONValue, _ path: String) throws(PayloadError) -> [String] {
+            guard case .array(let items) = v else { throw fail(path, "expected array of strings, got \(v.typeName)") }
+            var out: [String] = []
+            for (i, item) in items.enumerated() {
+                // Numbers are a common slip in loc-args; iOS shows nothing for them.
+                guard case .string(let s) = item else { throw fail("\(path)[\(i)]", "expected string, got \(item.typeName)") }
+                out.append(s)
+            }
+            return out
+        }
+        /// APNs flags are numbers; "1" (a string) or true is a frequent mistake that iOS ignores.
+        func flag(_ v: JSONValue, _ path: String) -> Bool {
+            switch v {
+            case .number(let n): return n == 1
+            case .string(let s): warn(path, "is the string \"\(s)\"; APNs expects the number 1, and iOS ignores a string"); return false
+            case .bool(let b): warn(path, "is \(b); APNs expects the number 1, and iOS ignores a boolean"); return false
+            default: warn(path, "expected number 1, got \(v.typeName)"); return false
+            }
+        }
+
+        var payload = Payload(file: file, userInfo: [], size: 0)
+        for (key, value) in apsMembers {
+            let path = "aps.\(key)"
+            switch key {
+            case "alert":
+                var alert = Payload.Alert()
+                switch value {
+                case .string(let body): alert.body = body
+                case .object(let fields):
+                    for (k, v) in fields {
+                        let p = "aps.alert.\(k)"
+                        switch k {
+                        case "title": alert.title = try string(v, p)
+                        case "subtitle": alert.subtitle = try string(v, p)
+                        case "body": alert.body = try string(v, p)
+                        case "launch-image": alert.launchImage = try string(v, p)
+                        case "title-loc-key": alert.titleLocKey = try string(v, p)
+                        case "title-loc-args": alert.titleLocArgs = try strings(v, p)
+                        case "subtitle-loc-key": alert.subtitleLocKey = try string(v, p)
+                        case "subtitle-loc-args": alert.subtitleLocArgs = try strings(v, p)
+                        case "loc-key": alert.locKey = try string(v, p)
+                        case "loc-args": alert.locArgs = try strings(v, p)
+                        case "action-loc-key", "action", "summary-arg", "summary-arg-count":
+                            warn(p, "is a legacy key that iOS 15 and later ignore")
+                        default: warn(p, "unknown alert key; iOS ignores it")
+                        }
+                    }
+                    if alert.title != nil && alert.titleLocKey != nil { warn("aps.alert", "has both title and title-loc-key; the localized title wins") }
+                    if alert.body != nil && alert.locKey != nil { warn("aps.alert", "has both body and loc-key; the localized body wins") }
+                default: throw fail(path, "expected string or object, got \(value.typeName)")
+                }
+                payload.alert = alert
+            case "badge":
+                guard case .number(let n) = value, n >= 0, n == n.rounded() else { throw fail(path, "expected a whole number ≥ 0, got \(value.compact)") }
+                payload.badge = Int(n)
+            case "sound":
+                switch value {
+                case .string(let s): payload.sound = s
+                case .object: payload.sound = value["name"]?.string ?? "default"
+                default: throw fail(path, "expected string or object, got \(value.typeName)")
+                }
+            case "thread-id": payload.threadId = try string(value, path)
+            case "category": payload.category = try string(value, path)
+            case "content-available": payload.contentAvailable = flag(value, path)
+            case "mutable-content": payload.mutableContent = flag(value, path)
+            case "target-content-id": payload.targetContentId = try string(value, path)
+            case "interruption-level":
+                let level = try string(value, path)
+                if !["passive", "active", "time-sensitive", "critical"].contains(level) {
+                    warn(path, "\"\(level)\" is not passive, active, time-sensitive or critical; iOS treats it as active")
+                }
+                payload.interruptionLevel = level
+            case "relevance-score":
+                guard case .number(let n) = value else { throw fail(path, "expected number, got \(value.typeName)") }
+                payload.relevanceScore = n
+            case "filter-criteria", "stale-date", "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes":
+                break
+            default:
+                warn(path, "is not an Apple key; custom keys belong beside \"aps\", not inside it, or the app never sees them")
+            }
+        }
+        for (key, value) in members where key != "aps" {
+            if key == "Simulator Target Bundle" { payload.targetBundle = try string(value, key); continue }
+            payload.userInfo.append((key, value))
+        }
+        let sent = JSONValue.object(members.filter { $0.key != "Simulator Target Bundle" })
+        payload.size = sent.compact.utf8.count
+        if payload.size > Payload.maxSize {
+            diagnostics.append(PayloadDiagnostic(severity: .error, file: file, path: "",
+                message: "payload is \(payload.size) bytes of compact JSON; APNs refuses more than \(Payload.maxSize) (\(Payload.maxVoIPSize) for VoIP)"))
+        }
+        if payload.alert == nil && !payload.contentAvailable { warn("aps", "has no alert: nothing is shown to the user") }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw PayloadError(diagnostics: diagnostics) }
+        return (payload, diagnostics)
+    }
+}

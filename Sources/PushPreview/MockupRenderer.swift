@@ -1,0 +1,152 @@
+import ContentStage
+import Foundation
+import Imaging
+import Layout
+import Payload
+import Rendering
+import ServiceStage
+import Styling
+import Templating
+import Typography
+
+/// What to render for each payload.
+public struct RenderOptions: Sendable {
+    public var devices: [DeviceProfile] = [.standard]
+    public var appearances: [Appearance] = [.light]
+    /// Empty: the development language only, and no locale in file names.
+    public var locales: [String] = []
+    public var formats: Set<String> = ["html", "png"]
+    public var outputFolder = URL(fileURLWithPath: "Output")
+    public var layoutJSON = false
+    public var pngCompressionLevel = 6
+    public init() {}
+}
+
+/// One mock-up's outcome, as `--json` prints it and `report.json` will list it.
+public struct MockupResult: Sendable, Codable, Equatable {
+    public var payload: String
+    public var device: String
+    public var appearance: String
+    public var locale: String?
+    public var view: String
+    public var outputs: [String]
+    public var warnings: [String]
+    public var errors: [String]
+    public var trace: [ServiceTrace.Step]
+    public var serviceLevel: String
+}
+
+/// Runs the whole pipeline for payload files. Owns one font system, so one renderer per thread.
+public final class MockupRenderer {
+    let fonts: FontSystem
+    let contentStage: ContentStage
+
+    public init(fonts: FontSet, templates: URL, projectTemplates: URL? = nil) throws(TypographyError) {
+        self.fonts = try FontSystem(fonts: fonts)
+        contentStage = ContentStage(templateFolders: (projectTemplates.map { [$0] } ?? []) + [templates])
+    }
+
+    /// Renders one payload file in every requested variant. Never throws: a failure is a result with errors.
+    public func render(payloadFile: URL, project: Project, options: RenderOptions) -> [MockupResult] {
+        let name = payloadFile.deletingPathExtension().lastPathComponent
+        let failure = { (message: String) in
+            [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
+                          outputs: [], warnings: [], errors: [message], trace: [], serviceLevel: ServiceTrace.Level.notRun.rawValue)]
+        }
+        guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
+            return failure("\(payloadFile.path): no such file (check the path)")
+        }
+        let payload: Payload, diagnostics: [PayloadDiagnostic]
+        do { (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: payloadFile.path) } catch {
+            return failure(error.description)
+        }
+        let notification = ServiceStage(projectFolder: project.folder, mediaRoots: project.mediaRoots).run(payload)
+        let folder = options.outputFolder.appendingPathComponent(name)
+        var results: [MockupResult] = []
+        for device in options.devices {
+            for appearance in options.appearances {
+                for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
+                    var result = MockupResult(payload: payloadFile.path, device: device.id, appearance: appearance.rawValue, locale: locale,
+                                              view: "expanded", outputs: [], warnings: diagnostics.map(\.description) + project.warnings, errors: [],
+                                              trace: notification.trace.steps, serviceLevel: notification.trace.level.rawValue)
+                    let stem = [device.id, appearance.rawValue, locale].compactMap { $0 }.joined(separator: "-") + "-expanded"
+                    do {
+                        try renderExpanded(notification, project: project, device: device, appearance: appearance, locale: locale ?? "en",
+                                           folder: folder, stem: stem, options: options, result: &result)
+                    } catch {
+                        result.errors.append("\(error)")
+                    }
+                    results.append(result)
+                }
+            }
+        }
+        return results
+    }
+
+    private func renderExpanded(_ notification: DeliveredNotification, project: Project, device: DeviceProfile, appearance: Appearance,
+                                locale: String, folder: URL, stem: String, options: RenderOptions, result: inout MockupResult) throws {
+        let images = ImageStore()
+        var sources: [(src: String, width: Int, height: Int)] = []
+        for attachment in notification.attachments {
+            let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
+            let src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)"
+            do {
+                try images.register(src, bytes: attachment.bytes, fileName: src)
+                let size = images.size(of: src)!
+                sources.append((src, Int(size.width), Int(size.height)))
+            } catch {
+                result.errors.append("\(attachment.path): \(error)")
+                return
+            }
+        }
+        var iconSource: String?
+        if let icon = project.appIcon {
+            let url = project.folder.appendingPathComponent(icon)
+            if let data = FileManager.default.contents(atPath: url.path) {
+                do {
+                    try images.register("media/app-icon.\(url.pathExtension.lowercased())", bytes: [UInt8](data), fileName: "media/app-icon.\(url.pathExtension.lowercased())")
+                    iconSource = "media/app-icon.\(url.pathExtension.lowercased())"
+                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
+            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
+        }
+
+        let context = TemplateContext(notification: notification, appName: project.appName, appIconSource: iconSource, device: device,
+                                      appearance: appearance, locale: locale, attachmentSources: sources)
+        let composition = try contentStage.compose(.expanded, context: context) { images.entries[$0] != nil || Sanitizer.isLocalURL($0) && $0.hasPrefix("data:") }
+        result.warnings += composition.warnings.map(\.description)
+        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance)
+            .resolve(composition.document.body, file: composition.document.file)
+        result.warnings += styleWarnings.map(\.description)
+
+        let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
+        let scene = engine.layout(styled, width: device.width, language: locale)
+        if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
+        let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
+
+        if options.formats.contains("png") {
+            let painted = PNGPainter(fonts: fonts, images: images, scale: device.scale).paint(scene, background: background)
+            result.warnings += painted.warnings
+            let url = folder.appendingPathComponent(stem + ".png")
+            try OutputFile.write(try PNGCodec.encode(painted.image, scale: device.scale, compressionLevel: options.pngCompressionLevel), to: url)
+            result.outputs.append(url.path)
+        }
+        if options.formats.contains("html") {
+            let page = HTMLWriter.Page(title: "\(notification.title.isEmpty ? project.appName : notification.title) — \(device.name), \(appearance.rawValue)",
+                                       body: composition.document.body, sheets: composition.sheets, appearance: appearance,
+                                       width: device.width, background: background, language: locale)
+            let url = folder.appendingPathComponent(stem + ".html")
+            try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
+            for entry in images.entries.values {
+                try OutputFile.write(entry.bytes, to: folder.appendingPathComponent(entry.fileName))
+            }
+            result.outputs.append(url.path)
+        }
+        if options.layoutJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let url = folder.appendingPathComponent(stem + ".layout.json")
+            try OutputFile.write([UInt8](try encoder.encode(scene.boxes)), to: url)
+            result.outputs.append(url.path)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Payload
+
+/// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.
+public struct Project: Sendable {
+    public var folder: URL
+    public var appName = "PushPreview"
+    /// The app icon, a path relative to the project.
+    public var appIcon: String?
+    public var mediaRoots = ["media"]
+    public var devices: [String] = []
+    public var locales: [String] = []
+    public var warnings: [String] = []
+
+    public static let settingsFile = "pushpreview.json"
+
+    public init(folder: URL) throws(ProjectError) {
+        self.folder = folder.standardizedFileURL
+        let settings = self.folder.appendingPathComponent(Self.settingsFile)
+        guard let data = FileManager.default.contents(atPath: settings.path) else { return }
+        let json: JSONValue
+        do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(message: error.description) }
+        guard case .object(let members) = json else { throw ProjectError(message: "\(settings.path): expected an object, got \(json.typeName)") }
+        func strings(_ v: JSONValue, _ key: String) throws(ProjectError) -> [String] {
+            guard case .array(let items) = v, items.allSatisfy({ $0.string != nil }) else {
+                throw ProjectError(message: "\(settings.path): \(key): expected an array of strings, got \(v.compact)")
+            }
+            return items.compactMap(\.string)
+        }
+        for (key, value) in members {
+            switch key {
+            case "appName":
+                guard let s = value.string else { throw ProjectError(message: "\(settings.path): appName: expected string, got \(value.typeName)") }
+                appName = s
+            case "appIcon":
+                guard let s = value.string else { throw ProjectError(message: "\(settings.path): appIcon: expected string, got \(value.typeName)") }
+                appIcon = s
+            case "mediaRoots": mediaRoots = try strings(value, key)
+            case "devices": devices = try strings(value, key)
+            case "locales": locales = try strings(value, key)
+            default: warnings.append("\(settings.path): \(key): unknown setting, ignored")
+            }
+        }
+    }
+
+    /// `payloads/*.apns` and `*.json`, sorted by name.
+    public var payloadFiles: [URL] {
+        let dir = folder.appendingPathComponent("payloads")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0.hasSuffix(".apns") || $0.hasSuffix(".json") }.sorted().map { dir.appendingPathComponent($0) }
+    }
+
+    /// The project a payload belongs to: the folder above `payloads/`, else the payload's folder.
+    public static func folder(containing payload: URL) -> URL {
+        let dir = payload.deletingLastPathComponent()
+        return dir.lastPathComponent == "payloads" ? dir.deletingLastPathComponent() : dir
+    }
+}
+
+public struct ProjectError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// The repository's own `Templates/` (system chrome and stock templates): `PUSHPREVIEW_HOME`,
+/// else found upwards from the executable, else from the source tree this was built from.
+public func repositoryTemplates() -> URL? {
+    let fm = FileManager.default
+    func check(_ root: URL) -> URL? {
+        let t = root.appendingPathComponent("Templates")
+        return fm.fileExists(atPath: t.appendingPathComponent("system/expanded.html").path) ? t : nil
+    }
+    if let home = ProcessInfo.processInfo.environment["PUSHPREVIEW_HOME"], let t = check(URL(fileURLWithPath: home)) { return t }
+    var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<6 {
+        if let t = check(dir) { return t }
+        dir = dir.deletingLastPathComponent()
+    }
+    return check(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL)
+}

@@ -1,0 +1,45 @@
+import Styling
+import Templating
+import Typography
+
+/// The HTML backend: one self-contained page per mock-up that a browser lays out like the
+/// Scene. Scripts are forbidden by a Content-Security-Policy; images sit beside the page.
+public enum HTMLWriter {
+    public struct Page {
+        public var title: String
+        public var body: Element
+        public var sheets: [Stylesheet]
+        public var appearance: Appearance
+        public var width: Double
+        public var background: RGBA
+        public var language: String
+        public init(title: String, body: Element, sheets: [Stylesheet], appearance: Appearance, width: Double, background: RGBA, language: String) {
+            self.title = title; self.body = body; self.sheets = sheets; self.appearance = appearance
+            self.width = width; self.background = background; self.language = language
+        }
+    }
+
+    public static let contentSecurityPolicy = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
+
+    public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
+        let css = page.sheets.map { $0.css(for: page.appearance) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        return """
+        <!DOCTYPE html>
+        <html lang="\(escapeHTML(page.language))">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+        <meta name="viewport" content="width=\(formatNumber(page.width))">
+        <title>\(escapeHTML(page.title))</title>
+        <style>
+        html { background: \(page.background.css); color-scheme: \(page.appearance.rawValue) }
+        body { margin: 0; width: \(formatNumber(page.width))px; font-family: Inter, sans-serif; font-size: 16px; -webkit-font-smoothing: antialiased; text-rendering: geometricPrecision }
+        \(css)
+        </style>
+        </head>
+        <body>\(page.body.html(rewriteURL: rewriteURL, includeSelf: false))</body>
+        </html>
+
+        """
+    }
+}

@@ -1,0 +1,54 @@
+import Imaging
+
+/// The images a page may show, by the `src` the template uses: bytes registered by the pipeline
+/// (attachments, media files, the app icon). Headers are read once, each image is decoded once
+/// per DCT reduction and resampled once per size. Not thread-safe: one per worker.
+public final class ImageStore {
+    public struct Entry {
+        public let bytes: [UInt8]
+        public let source: ImageSource
+        /// The file name the HTML page refers to, beside the page.
+        public let fileName: String
+    }
+
+    public let limits: ImageLimits
+    private(set) public var entries: [String: Entry] = [:]
+    private var decoded: [String: RGBAImage] = [:]
+    private var resampled: [String: RGBAImage] = [:]
+
+    public init(limits: ImageLimits = .standard) { self.limits = limits }
+
+    /// Registers `bytes` under `src`; throws when they are not an image this tool can read.
+    public func register(_ src: String, bytes: [UInt8], fileName: String) throws(ImagingError) {
+        if entries[src] != nil { return }
+        entries[src] = Entry(bytes: bytes, source: try ImageSource(bytes, limits: limits), fileName: fileName)
+    }
+
+    /// Intrinsic size in CSS pixels (= image pixels, upright).
+    public func size(of src: String) -> (width: Double, height: Double)? {
+        guard let s = entries[src]?.source else { return nil }
+        let (w, h) = s.uprightSize
+        return (Double(w), Double(h))
+    }
+
+    /// The part `rect` (upright image pixels) of `src`, resampled to `width`x`height` pixels.
+    public func pixels(_ src: String, rect: Resampler.Rect, width: Int, height: Int, frame: Int = 0) throws(ImagingError) -> RGBAImage? {
+        guard let entry = entries[src], width > 0, height > 0 else { return nil }
+        let key = "\(src)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
+        if let hit = resampled[key] { return hit }
+        let (uw, _) = entry.source.uprightSize
+        let scale = Double(width) / rect.width
+        let reduction = [8, 4, 2].first { 1 / Double($0) >= scale * 0.999 } ?? 1
+        let decodedKey = "\(src)|\(reduction)|\(frame)"
+        let image: RGBAImage
+        if let hit = decoded[decodedKey] { image = hit } else {
+            image = try entry.source.decodeUpright(scale: scale, frame: frame)
+            decoded[decodedKey] = image
+        }
+        let f = Double(image.width) / Double(uw)
+        let out = Resampler.resample(image, from: .init(x: rect.x * f, y: rect.y * f, width: rect.width * f, height: rect.height * f),
+                                     toWidth: width, height: height)
+        resampled[key] = out
+        return out
+    }
+}

@@ -1,0 +1,164 @@
+internal import CPango
+import Imaging
+import Layout
+import Typography
+
+/// Paints a Scene with cairo (text through Pango) at a device scale, the PNG backend.
+public struct PNGPainter {
+    public let fonts: FontSystem
+    public let images: ImageStore
+    public let scale: Int
+
+    public init(fonts: FontSystem, images: ImageStore, scale: Int) {
+        self.fonts = fonts; self.images = images; self.scale = scale
+    }
+
+    /// Problems met while painting (an image that failed to decode), for the mock-up's report.
+    public struct Result { public var image: RGBAImage; public var warnings: [String] }
+
+    public func paint(_ scene: Scene, background: RGBA) -> Result {
+        let w = Int((scene.width * Double(scale)).rounded(.up)), h = max(1, Int((scene.height * Double(scale)).rounded(.up)))
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))!
+        let cr = cairo_create(surface)!
+        cairo_scale(cr, Double(scale), Double(scale))
+        setColor(cr, background)
+        cairo_paint(cr)
+        var warnings: [String] = []
+        draw(scene.root, cr, &warnings)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        let argb = Array(UnsafeBufferPointer(start: data, count: stride * h))
+        cairo_surface_destroy(surface)
+        return Result(image: RGBAImage(argb32: argb, width: w, height: h, stride: stride), warnings: warnings)
+    }
+
+    private func draw(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
+        cairo_save(cr)
+        cairo_translate(cr, box.frame.x, box.frame.y)
+        if box.opacity < 1 { cairo_push_group(cr) }
+        let (w, h) = (box.frame.width, box.frame.height)
+        if box.background.a > 0 {
+            roundedRect(cr, 0, 0, w, h, box.radii)
+            setColor(cr, box.background)
+            cairo_fill(cr)
+        }
+        drawBorders(box, cr)
+        if box.clipsContent {
+            let b = box.borderWidths
+            roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
+            cairo_clip(cr)
+        }
+        for item in box.items {
+            switch item {
+            case .box(let child): draw(child, cr, &warnings)
+            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
+            case .image(let image):
+                do { try drawImage(image, cr) } catch { warnings.append("image \(image.source): \(error)") }
+            }
+        }
+        if box.opacity < 1 {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, box.opacity)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Borders (Backgrounds 3 §4): the ring between the outer and inner rounded rectangles;
+    /// with different colours per side, each side's trapezoid inside that ring.
+    private func drawBorders(_ box: SceneBox, _ cr: OpaquePointer) {
+        let b = box.borderWidths
+        guard b.contains(where: { $0 > 0 }) else { return }
+        let (w, h) = (box.frame.width, box.frame.height)
+        cairo_save(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        roundedRect(cr, 0, 0, w, h, box.radii)
+        roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
+        if Set(box.borderColors.indices.filter { b[$0] > 0 }.map { box.borderColors[$0] }).count <= 1 {
+            setColor(cr, box.borderColors[b.firstIndex { $0 > 0 }!])
+            cairo_fill(cr)
+        } else {
+            cairo_clip(cr)
+            let sides: [[(Double, Double)]] = [
+                [(0, 0), (w, 0), (w - b[1], b[0]), (b[3], b[0])],
+                [(w, 0), (w, h), (w - b[1], h - b[2]), (w - b[1], b[0])],
+                [(w, h), (0, h), (b[3], h - b[2]), (w - b[1], h - b[2])],
+                [(0, h), (0, 0), (b[3], b[0]), (b[3], h - b[2])],
+            ]
+            for (i, points) in sides.enumerated() where b[i] > 0 {
+                cairo_move_to(cr, points[0].0, points[0].1)
+                for p in points.dropFirst() { cairo_line_to(cr, p.0, p.1) }
+                cairo_close_path(cr)
+                setColor(cr, box.borderColors[i])
+                cairo_fill(cr)
+            }
+        }
+        cairo_restore(cr)
+    }
+
+    private func innerRadii(_ box: SceneBox) -> [Double] {
+        let b = box.borderWidths
+        return [max(0, box.radii[0] - max(b[3], b[0])), max(0, box.radii[1] - max(b[1], b[0])),
+                max(0, box.radii[2] - max(b[1], b[2])), max(0, box.radii[3] - max(b[3], b[2]))]
+    }
+
+    /// object-fit (CSS Images 3 §5.5), centred: only the visible part of the image is resampled,
+    /// straight to device pixels, so cairo never scales it.
+    private func drawImage(_ image: SceneImage, _ cr: OpaquePointer) throws(ImagingError) {
+        let box = image.frame
+        guard box.width > 0, box.height > 0, image.intrinsicWidth > 0, image.intrinsicHeight > 0 else { return }
+        let (iw, ih) = (image.intrinsicWidth, image.intrinsicHeight)
+        var sx = box.width / iw, sy = box.height / ih
+        switch image.fit {
+        case .fill: break
+        case .contain: sx = min(sx, sy); sy = sx
+        case .cover: sx = max(sx, sy); sy = sx
+        case .none: sx = 1; sy = 1
+        case .scaleDown: sx = min(1, min(sx, sy)); sy = sx
+        }
+        let dw = iw * sx, dh = ih * sy
+        let dx = box.x + (box.width - dw) / 2, dy = box.y + (box.height - dh) / 2
+        // The visible rectangle, on device pixels.
+        var ux = 0.0, uy = 0.0
+        cairo_user_to_device(cr, &ux, &uy)
+        let s = Double(scale)
+        let left = max(dx, box.x), top = max(dy, box.y)
+        let right = min(dx + dw, box.x + box.width), bottom = min(dy + dh, box.y + box.height)
+        let px0 = (ux + left * s).rounded(), py0 = (uy + top * s).rounded()
+        let px1 = (ux + right * s).rounded(), py1 = (uy + bottom * s).rounded()
+        guard px1 > px0, py1 > py0 else { return }
+        // Back to image pixels for exactly that device rectangle.
+        let rect = Resampler.Rect(x: ((px0 - ux) / s - dx) / sx, y: ((py0 - uy) / s - dy) / sy,
+                                  width: (px1 - px0) / s / sx, height: (py1 - py0) / s / sy)
+        guard let pixels = try images.pixels(image.source, rect: rect, width: Int(px1 - px0), height: Int(py1 - py0)) else { return }
+
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
+        var argb = pixels.argb32(stride: stride)
+        argb.withUnsafeMutableBufferPointer { buffer in
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))
+            cairo_save(cr)
+            roundedRect(cr, box.x, box.y, box.width, box.height, image.radii)
+            cairo_clip(cr)
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, surface, px0, py0)
+            cairo_paint(cr)
+            cairo_restore(cr)
+            cairo_surface_destroy(surface)
+        }
+    }
+}
+
+/// A rectangle with elliptical-free circular corners (top-left, top-right, bottom-right, bottom-left).
+func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: [Double]) {
+    guard w > 0, h > 0 else { return }
+    if r.allSatisfy({ $0 <= 0 }) { cairo_rectangle(cr, x, y, w, h); return }
+    cairo_new_sub_path(cr)
+    cairo_arc(cr, x + w - r[1], y + r[1], r[1], -Double.pi / 2, 0)
+    cairo_arc(cr, x + w - r[2], y + h - r[2], r[2], 0, Double.pi / 2)
+    cairo_arc(cr, x + r[3], y + h - r[3], r[3], Double.pi / 2, Double.pi)
+    cairo_arc(cr, x + r[0], y + r[0], r[0], Double.pi, 3 * Double.pi / 2)
+    cairo_close_path(cr)
+}
+
+func setColor(_ cr: OpaquePointer, _ c: RGBA) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }

@@ -1,0 +1,87 @@
+import Typography
+
+/// Every CSS property the engine supports, with its computed value for one element.
+/// Lengths in em/rem are already points; percentages wait for layout.
+public struct ComputedStyle: Sendable, Equatable {
+    public enum Display: String, Sendable { case block, inline, inlineBlock = "inline-block", flex, none }
+    public enum Position: String, Sendable { case `static`, relative, absolute }
+    public enum FlexDirection: String, Sendable { case row, rowReverse = "row-reverse", column, columnReverse = "column-reverse" }
+    public enum Align: String, Sendable {
+        case auto, start, end, center, stretch, baseline, flexStart = "flex-start", flexEnd = "flex-end"
+        case spaceBetween = "space-between", spaceAround = "space-around", spaceEvenly = "space-evenly", normal
+    }
+    public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
+    public enum TextAlign: String, Sendable { case start, end, left, right, center, justify }
+    public enum TextTransform: String, Sendable { case none, uppercase, lowercase, capitalize }
+    public enum WhiteSpace: String, Sendable { case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line" }
+
+    // Box
+    public var display = Display.inline
+    public var position = Position.static
+    public var top = Length.auto, right = Length.auto, bottom = Length.auto, left = Length.auto
+    public var width = Length.auto, height = Length.auto
+    public var minWidth = Length.auto, minHeight = Length.auto, maxWidth = Length.auto, maxHeight = Length.auto
+    /// top, right, bottom, left
+    public var margin: [Length] = [.zero, .zero, .zero, .zero]
+    public var padding: [Length] = [.zero, .zero, .zero, .zero]
+    public var borderWidth: [Double] = [0, 0, 0, 0]
+    public var borderColor: [RGBA] = [.black, .black, .black, .black]
+    /// top-left, top-right, bottom-right, bottom-left
+    public var borderRadius: [Length] = [.zero, .zero, .zero, .zero]
+    public var borderBoxSizing = false
+    public var aspectRatio: Double?
+    public var overflowHidden = false
+    public var opacity = 1.0
+    public var backgroundColor = RGBA.clear
+    public var objectFit = ObjectFit.fill
+
+    // Flex
+    public var flexDirection = FlexDirection.row
+    public var flexWrap = false
+    public var justifyContent = Align.flexStart
+    public var alignItems = Align.stretch
+    public var alignSelf = Align.auto
+    public var flexGrow = 0.0, flexShrink = 1.0
+    public var flexBasis = Length.auto
+    public var rowGap = 0.0, columnGap = 0.0
+    public var order = 0
+
+    // Text (inherited)
+    public var color = RGBA.black
+    public var fontFamily = "Inter"
+    public var fontSize = 16.0
+    public var fontWeight = 400
+    public var italic = false
+    /// nil = normal
+    public var lineHeight: Double?
+    public var letterSpacing = 0.0
+    public var textAlign = TextAlign.start
+    public var textTransform = TextTransform.none
+    public var whiteSpace = WhiteSpace.normal
+    public var rightToLeft = false
+    public var breaksWords = false
+    public var customProperties: [String: String] = [:]
+    // Text (not inherited)
+    public var underline = false, lineThrough = false
+    public var lineClamp: Int?
+
+    public init() {}
+
+    /// A child's starting point: inherited properties copied, the rest at their initial values.
+    public func inherited() -> ComputedStyle {
+        var s = ComputedStyle()
+        s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
+        s.lineHeight = lineHeight; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
+        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.customProperties = customProperties
+        return s
+    }
+
+    public var textStyle: TextStyle {
+        var t = TextStyle()
+        t.family = fontFamily; t.size = fontSize; t.weight = fontWeight; t.italic = italic; t.color = color
+        t.letterSpacing = letterSpacing; t.underline = underline; t.lineThrough = lineThrough
+        return t
+    }
+
+    public var isFlexRow: Bool { flexDirection == .row || flexDirection == .rowReverse }
+}

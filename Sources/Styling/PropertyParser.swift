@@ -1,0 +1,153 @@
+import Typography
+import Templating
+
+/// Applies one declaration to a computed style. Returns false for a property or value the
+/// engine does not support, so the caller can warn instead of silently differing from a browser.
+struct PropertyParser {
+    let rootFontSize: Double
+    let parent: ComputedStyle
+
+    func apply(_ property: String, _ raw: String, to s: inout ComputedStyle) -> Bool {
+        let v = raw.trimmed
+        let lower = v.lowercased()
+        func length(_ t: String, auto: Bool = true) -> Length? { Length.parse(t, fontSize: s.fontSize, rootFontSize: rootFontSize, allowAuto: auto) }
+        func points(_ t: String) -> Double? { if case .points(let p)? = length(t, auto: false) { return p }; return nil }
+        func color(_ t: String) -> RGBA? { ColorParser.parse(t, currentColor: s.color) }
+        func set<T>(_ value: T?, _ assign: (T) -> Void) -> Bool { guard let value else { return false }; assign(value); return true }
+        func sides<T>(_ t: String, _ parse: (String) -> T?) -> [T]? {
+            let parts = t.split(whereSeparator: \.isWhitespace).map { parse(String($0)) }
+            guard (1...4).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+            let p = parts.map { $0! }
+            switch p.count {
+            case 1: return [p[0], p[0], p[0], p[0]]
+            case 2: return [p[0], p[1], p[0], p[1]]
+            case 3: return [p[0], p[1], p[2], p[1]]
+            default: return p
+            }
+        }
+        let sideIndex = ["top": 0, "right": 1, "bottom": 2, "left": 3]
+
+        switch property {
+        case "display":
+            if lower == "inline-flex" { s.display = .flex; return true }
+            if lower == "-webkit-box" { s.display = .block; return true } // the line-clamp idiom
+            return set(ComputedStyle.Display(rawValue: lower)) { s.display = $0 }
+        case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
+        case "top": return set(length(v)) { s.top = $0 }
+        case "right": return set(length(v)) { s.right = $0 }
+        case "bottom": return set(length(v)) { s.bottom = $0 }
+        case "left": return set(length(v)) { s.left = $0 }
+        case "inset": return set(sides(v) { length($0) }) { s.top = $0[0]; s.right = $0[1]; s.bottom = $0[2]; s.left = $0[3] }
+        case "width": return set(length(v)) { s.width = $0 }
+        case "height": return set(length(v)) { s.height = $0 }
+        case "min-width": return set(length(v)) { s.minWidth = $0 }
+        case "min-height": return set(length(v)) { s.minHeight = $0 }
+        case "max-width": return set(lower == "none" ? .auto : length(v, auto: false)) { s.maxWidth = $0 }
+        case "max-height": return set(lower == "none" ? .auto : length(v, auto: false)) { s.maxHeight = $0 }
+        case "margin": return set(sides(v) { length($0) }) { s.margin = $0 }
+        case "padding": return set(sides(v) { length($0, auto: false) }) { s.padding = $0 }
+        case "margin-top", "margin-right", "margin-bottom", "margin-left":
+            return set(length(v)) { s.margin[sideIndex[String(property.dropFirst(7))]!] = $0 }
+        case "padding-top", "padding-right", "padding-bottom", "padding-left":
+            return set(length(v, auto: false)) { s.padding[sideIndex[String(property.dropFirst(8))]!] = $0 }
+        case "border", "border-top", "border-right", "border-bottom", "border-left":
+            guard let (width, colour) = border(v, currentColor: s.color, points: points) else { return false }
+            let which = property == "border" ? [0, 1, 2, 3] : [sideIndex[String(property.dropFirst(7))]!]
+            for i in which { s.borderWidth[i] = width; s.borderColor[i] = colour }
+            return true
+        case "border-width": return set(sides(v, points)) { s.borderWidth = $0 }
+        case "border-color": return set(sides(v, color)) { s.borderColor = $0 }
+        case "border-style": return lower == "solid" || lower == "none"
+        case "border-radius": return set(sides(v) { length($0, auto: false) }) { s.borderRadius = $0 }
+        case "border-top-left-radius": return set(length(v, auto: false)) { s.borderRadius[0] = $0 }
+        case "border-top-right-radius": return set(length(v, auto: false)) { s.borderRadius[1] = $0 }
+        case "border-bottom-right-radius": return set(length(v, auto: false)) { s.borderRadius[2] = $0 }
+        case "border-bottom-left-radius": return set(length(v, auto: false)) { s.borderRadius[3] = $0 }
+        case "box-sizing": s.borderBoxSizing = lower == "border-box"; return lower == "border-box" || lower == "content-box"
+        case "aspect-ratio":
+            let parts = lower.split(separator: "/").compactMap { Double($0.trimmed) }
+            return set(parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil) { s.aspectRatio = $0 }
+        case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
+        case "opacity": return set(Double(lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
+        case "background-color": return set(color(v)) { s.backgroundColor = $0 }
+        case "background": return set(color(v)) { s.backgroundColor = $0 }
+        case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
+        case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
+        case "flex-wrap": s.flexWrap = lower == "wrap"; return lower == "wrap" || lower == "nowrap"
+        case "justify-content": return set(ComputedStyle.Align(rawValue: lower)) { s.justifyContent = $0 }
+        case "align-items": return set(ComputedStyle.Align(rawValue: lower)) { s.alignItems = $0 }
+        case "align-self": return set(ComputedStyle.Align(rawValue: lower)) { s.alignSelf = $0 }
+        case "flex-grow": return set(Double(lower)) { s.flexGrow = $0 }
+        case "flex-shrink": return set(Double(lower)) { s.flexShrink = $0 }
+        case "flex-basis": return set(length(v)) { s.flexBasis = $0 }
+        case "flex":
+            let parts = lower.split(whereSeparator: \.isWhitespace).map(String.init)
+            if lower == "none" { s.flexGrow = 0; s.flexShrink = 0; s.flexBasis = .auto; return true }
+            if lower == "auto" { s.flexGrow = 1; s.flexShrink = 1; s.flexBasis = .auto; return true }
+            guard let grow = parts.first.flatMap(Double.init) else { return false }
+            s.flexGrow = grow
+            s.flexShrink = parts.count > 1 ? (Double(parts[1]) ?? 1) : 1
+            let basis = parts.count > 1 && Double(parts[1]) == nil ? parts[1] : parts.count > 2 ? parts[2] : "0"
+            return set(length(basis)) { s.flexBasis = $0 }
+        case "gap": return set(sides(v, points)) { s.rowGap = $0[0]; s.columnGap = $0[1] }
+        case "row-gap": return set(points(v)) { s.rowGap = $0 }
+        case "column-gap": return set(points(v)) { s.columnGap = $0 }
+        case "order": return set(Int(lower)) { s.order = $0 }
+        case "color": return set(color(v)) { s.color = $0 }
+        case "font-family":
+            let first = v.split(separator: ",").first.map { $0.trimmed.trimmingCharacters(in: "\"'") } ?? ""
+            return set(first.isEmpty ? nil : first) { s.fontFamily = $0 }
+        case "font-size":
+            let base = parent.fontSize
+            guard let size = Length.parse(v, fontSize: base, rootFontSize: rootFontSize, allowAuto: false) else { return false }
+            s.fontSize = size.resolve(base) ?? base
+            return true
+        case "font-weight":
+            let named = ["normal": 400, "bold": 700, "bolder": min(900, parent.fontWeight + 300), "lighter": max(100, parent.fontWeight - 300)]
+            return set(named[lower] ?? Int(lower).flatMap { (1...1000).contains($0) ? $0 : nil }) { s.fontWeight = $0 }
+        case "font-style": s.italic = lower == "italic" || lower == "oblique"; return ["italic", "oblique", "normal"].contains(lower)
+        case "line-height":
+            if lower == "normal" { s.lineHeight = nil; return true }
+            if let n = Double(lower) { s.lineHeight = n * s.fontSize; return true }
+            guard let l = length(v, auto: false) else { return false }
+            s.lineHeight = l.resolve(s.fontSize)
+            return true
+        case "letter-spacing": if lower == "normal" { s.letterSpacing = 0; return true }; return set(points(v)) { s.letterSpacing = $0 }
+        case "text-align": return set(ComputedStyle.TextAlign(rawValue: lower)) { s.textAlign = $0 }
+        case "text-transform": return set(ComputedStyle.TextTransform(rawValue: lower)) { s.textTransform = $0 }
+        case "text-decoration", "text-decoration-line":
+            s.underline = lower.contains("underline"); s.lineThrough = lower.contains("line-through")
+            return lower == "none" || s.underline || s.lineThrough
+        case "white-space": return set(ComputedStyle.WhiteSpace(rawValue: lower)) { s.whiteSpace = $0 }
+        case "overflow-wrap", "word-wrap", "word-break":
+            s.breaksWords = ["anywhere", "break-word", "break-all"].contains(lower)
+            return s.breaksWords || lower == "normal" || lower == "keep-all"
+        case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
+        case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower)) { s.lineClamp = $0 }
+        case "text-overflow", "-webkit-box-orient": return true // ellipsis is what line-clamp draws
+        default: return false
+        }
+    }
+
+    private func border(_ v: String, currentColor: RGBA, points: (String) -> Double?) -> (Double, RGBA)? {
+        var width = 3.0, colour = currentColor, none = false
+        for part in splitTopLevel(v, separator: " ").map(\.trimmed).filter({ !$0.isEmpty }) {
+            let lower = part.lowercased()
+            if lower == "none" || lower == "hidden" { none = true }
+            else if lower == "solid" { continue }
+            else if let w = points(part) { width = w }
+            else if let c = ColorParser.parse(part, currentColor: currentColor) { colour = c }
+            else { return nil }
+        }
+        return (none ? 0 : width, colour)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,115 @@
+import Templating
+import Typography
+
+/// An element with its computed style, and its children.
+public struct StyledElement: Sendable {
+    public var element: Element
+    public var style: ComputedStyle
+    public var children: [StyledNode]
+    public init(element: Element, style: ComputedStyle, children: [StyledNode]) {
+        self.element = element; self.style = style; self.children = children
+    }
+}
+
+public enum StyledNode: Sendable {
+    case element(StyledElement)
+    case text(String)
+}
+
+public enum Appearance: String, Sendable, CaseIterable, Codable { case light, dark }
+
+/// The cascade (CSS Cascade 4 §6): matching rules sorted by importance, specificity and order,
+/// inline `style` last; inherited properties flow down; `var()` resolves against custom properties.
+public struct StyleResolver: Sendable {
+    public let sheets: [Stylesheet]
+    public let appearance: Appearance
+    public static let rootFontSize = 16.0
+
+    /// `sheets` in cascade order; the user-agent sheet is put first.
+    public init(sheets: [Stylesheet], appearance: Appearance) {
+        self.sheets = [UserAgentStyle.sheet] + sheets
+        self.appearance = appearance
+    }
+
+    public func resolve(_ body: Element, file: String) -> (StyledElement, [TemplateWarning]) {
+        var warnings: [TemplateWarning] = []
+        var root = ComputedStyle()
+        root.display = .block
+        let styled = resolve(body, parent: root, ancestors: [], file: file, warnings: &warnings)
+        return (styled, warnings)
+    }
+
+    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Element], file: String,
+                         warnings: inout [TemplateWarning]) -> StyledElement {
+        var matched: [(decl: Stylesheet.Declaration, rank: Int, order: Int, file: String)] = []
+        var order = 0
+        for sheet in sheets {
+            for rule in sheet.rules where rule.colorScheme == nil || rule.colorScheme == appearance.rawValue {
+                let best = rule.selectors.filter { $0.matches(element, ancestors: ancestors[...]) }.map(\.specificity).max()
+                guard let specificity = best else { order += rule.declarations.count; continue }
+                for d in rule.declarations { matched.append((d, specificity, order, sheet.file)); order += 1 }
+            }
+        }
+        if let inline = element[attribute: "style"] {
+            for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, 1_000_000, order, file)); order += 1 }
+        }
+        matched.sort { ($0.decl.important ? 1 : 0, $0.rank, $0.order) < ($1.decl.important ? 1 : 0, $1.rank, $1.order) }
+
+        var style = parent.inherited()
+        let parser = PropertyParser(rootFontSize: Self.rootFontSize, parent: parent)
+        for m in matched where m.decl.property.hasPrefix("--") { style.customProperties[m.decl.property] = m.decl.value }
+        // font-size first: em lengths in the same rule depend on it.
+        for m in matched.filter({ $0.decl.property == "font-size" }) + matched.filter({ $0.decl.property != "font-size" && !$0.decl.property.hasPrefix("--") }) {
+            let value = substituteVariables(m.decl.value, style.customProperties)
+            let lower = value.lowercased()
+            if lower == "inherit" || lower == "initial" || lower == "unset" { continue } // the defaults already do this
+            if !parser.apply(m.decl.property, value, to: &style) {
+                warnings.append(TemplateWarning(file: m.file, line: m.decl.line,
+                    message: "CSS \(m.decl.property): \(m.decl.value) is not supported by the PNG renderer; it is ignored there and the browser may differ"))
+            }
+        }
+
+        var children: [StyledNode] = []
+        let path = ancestors + [element]
+        for child in element.children {
+            switch child {
+            case .text(let t): children.append(.text(t))
+            case .element(let e): children.append(.element(resolve(e, parent: style, ancestors: path, file: file, warnings: &warnings)))
+            }
+        }
+        return StyledElement(element: element, style: style, children: children)
+    }
+
+    /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.
+    func substituteVariables(_ value: String, _ properties: [String: String], depth: Int = 0) -> String {
+        guard depth < 16, let start = value.range(of: "var(") else { return value }
+        var level = 1
+        var end = start.upperBound
+        while end < value.endIndex, level > 0 {
+            if value[end] == "(" { level += 1 } else if value[end] == ")" { level -= 1 }
+            if level > 0 { end = value.index(after: end) }
+        }
+        let inner = String(value[start.upperBound..<end])
+        let parts = inner.split(separator: ",", maxSplits: 1).map { String($0).trimmed }
+        let replacement = properties[parts.first ?? ""] ?? (parts.count > 1 ? parts[1] : "")
+        let after = end < value.endIndex ? value[value.index(after: end)...] : ""
+        return substituteVariables(value[..<start.lowerBound] + replacement + after, properties, depth: depth + 1)
+    }
+}
+
+/// The part of a browser's default style sheet that templates rely on (HTML §15.3).
+enum UserAgentStyle {
+    static let sheet = Stylesheet("""
+    body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, li, blockquote { display: block }
+    p, blockquote, figure, ul, ol { margin: 1em 0 }
+    h1 { font-size: 2em; margin: 0.67em 0; font-weight: bold }
+    h2 { font-size: 1.5em; margin: 0.83em 0; font-weight: bold }
+    h3 { font-size: 1.17em; margin: 1em 0; font-weight: bold }
+    b, strong { font-weight: bold }
+    i, em { font-style: italic }
+    u { text-decoration: underline }
+    s, del { text-decoration: line-through }
+    img, svg { display: inline-block }
+    head, title, style, script, template { display: none }
+    """, file: "user-agent.css")
+}

@@ -1,0 +1,172 @@
+import Templating
+
+/// A parsed CSS style sheet: rules in source order, with the line each declaration came from.
+public struct Stylesheet: Sendable {
+    public struct Declaration: Sendable, Equatable {
+        public var property: String
+        public var value: String
+        public var important: Bool
+        public var line: Int
+    }
+    public struct Rule: Sendable {
+        public var selectors: [Selector]
+        public var declarations: [Declaration]
+        /// nil for all appearances, else the `prefers-color-scheme` it applies to.
+        public var colorScheme: String?
+    }
+
+    public var file: String
+    public var rules: [Rule] = []
+    public var warnings: [TemplateWarning] = []
+
+    /// Parses `css`; `firstLine` is where it starts in the template (for messages).
+    public init(_ css: String, file: String, firstLine: Int = 1) {
+        self.file = file
+        var scanner = CSSScanner(css, line: firstLine)
+        parseRules(&scanner, colorScheme: nil, nested: false)
+    }
+
+    private mutating func parseRules(_ s: inout CSSScanner, colorScheme: String?, nested: Bool) {
+        while true {
+            s.skipWhitespaceAndComments()
+            if s.atEnd { return }
+            if s.peek == "}" { if nested { s.advance(); return } else { warn(s.line, "unexpected } in CSS"); s.advance(); continue } }
+            if s.peek == "@" {
+                let line = s.line
+                let prelude = s.read(until: ["{", ";"])
+                if s.peek == ";" { s.advance(); warn(line, "\(prelude.trimmed) is not supported; ignored"); continue }
+                s.advance() // {
+                let lower = prelude.lowercased()
+                if lower.hasPrefix("@media"), let scheme = Self.colorScheme(in: lower) {
+                    parseRules(&s, colorScheme: scheme, nested: true)
+                } else {
+                    warn(line, "\(prelude.trimmed) is not supported (only @media (prefers-color-scheme: …)); its rules are ignored")
+                    s.skipBlock()
+                }
+                continue
+            }
+            let line = s.line
+            let selectorText = s.read(until: ["{"])
+            guard !s.atEnd else { warn(line, "rule without a { … } block: \(selectorText.trimmed)"); return }
+            s.advance()
+            let body = s.read(until: ["}"], nestedBraces: true)
+            let bodyLine = line + selectorText.filter { $0 == "\n" }.count
+            s.advance()
+            guard let selectors = Selector.parseList(selectorText) else {
+                warn(line, "selector \"\(selectorText.trimmed)\" is not supported (type, class, id, *, descendant and > child); rule ignored")
+                continue
+            }
+            rules.append(Rule(selectors: selectors, declarations: Self.declarations(body, line: bodyLine), colorScheme: colorScheme))
+        }
+    }
+
+    static func colorScheme(in prelude: String) -> String? {
+        let compact = prelude.filter { !$0.isWhitespace }
+        if compact.contains("prefers-color-scheme:dark") { return "dark" }
+        if compact.contains("prefers-color-scheme:light") { return "light" }
+        return nil
+    }
+
+    /// `a: b; c: d !important` — also the content of a `style` attribute.
+    public static func declarations(_ text: String, line: Int) -> [Declaration] {
+        var out: [Declaration] = []
+        var currentLine = line
+        for part in splitTopLevel(text, separator: ";") {
+            defer { currentLine += part.filter { $0 == "\n" }.count }
+            let leading = part.prefix { $0.isWhitespace }.filter { $0 == "\n" }.count
+            guard let colon = part.firstIndex(of: ":") else { continue }
+            let property = part[..<colon].trimmed.lowercased()
+            var value = part[part.index(after: colon)...].trimmed
+            var important = false
+            if value.lowercased().hasSuffix("!important") {
+                important = true
+                value = String(value.dropLast("!important".count)).trimmed
+            }
+            guard !property.isEmpty, !value.isEmpty else { continue }
+            out.append(Declaration(property: property.hasPrefix("--") ? String(part[..<colon].trimmed) : property,
+                                   value: value, important: important, line: currentLine + leading))
+        }
+        return out
+    }
+
+    private mutating func warn(_ line: Int, _ message: String) {
+        warnings.append(TemplateWarning(file: file, line: line, message: message))
+    }
+}
+
+/// Splits at `separator` outside parentheses and quotes.
+func splitTopLevel(_ text: String, separator: Character) -> [String] {
+    var parts: [String] = [], current = "", depth = 0
+    var quote: Character?
+    for c in text {
+        if let q = quote { current.append(c); if c == q { quote = nil }; continue }
+        switch c {
+        case "\"", "'": quote = c
+        case "(": depth += 1
+        case ")": depth = max(0, depth - 1)
+        case separator where depth == 0: parts.append(current); current = ""; continue
+        default: break
+        }
+        current.append(c)
+    }
+    parts.append(current)
+    return parts
+}
+
+struct CSSScanner {
+    let chars: [Character]
+    var i = 0
+    var line: Int
+    init(_ text: String, line: Int) { chars = Array(text); self.line = line }
+    var atEnd: Bool { i >= chars.count }
+    var peek: Character { chars[i] }
+    mutating func advance() { if chars[i] == "\n" { line += 1 }; i += 1 }
+
+    mutating func skipWhitespaceAndComments() {
+        while !atEnd {
+            if peek.isWhitespace { advance() }
+            else if peek == "/", i + 1 < chars.count, chars[i + 1] == "*" {
+                advance(); advance()
+                while !atEnd, !(peek == "*" && i + 1 < chars.count && chars[i + 1] == "/") { advance() }
+                if !atEnd { advance(); advance() }
+            } else { return }
+        }
+    }
+
+    /// Reads up to (not including) one of `stops`, skipping comments and strings.
+    mutating func read(until stops: Set<Character>, nestedBraces: Bool = false) -> String {
+        var out = ""
+        var depth = 0
+        var quote: Character?
+        while !atEnd {
+            let c = peek
+            if let q = quote { out.append(c); advance(); if c == q { quote = nil }; continue }
+            if c == "/", i + 1 < chars.count, chars[i + 1] == "*" { skipWhitespaceAndComments(); out.append(" "); continue }
+            if c == "\"" || c == "'" { quote = c }
+            if nestedBraces && c == "{" { depth += 1 }
+            if stops.contains(c) {
+                if nestedBraces && c == "}" && depth > 0 { depth -= 1 } else { return out }
+            }
+            out.append(c)
+            advance()
+        }
+        return out
+    }
+
+    mutating func skipBlock() {
+        var depth = 1
+        while !atEnd && depth > 0 {
+            if peek == "{" { depth += 1 } else if peek == "}" { depth -= 1 }
+            advance()
+        }
+    }
+}
+
+extension StringProtocol {
+    var trimmed: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

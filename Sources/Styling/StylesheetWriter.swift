@@ -1,0 +1,29 @@
+/// CSS text back from a parsed sheet, for the HTML page: only the rules that apply to one
+/// appearance (so the browser and the PNG use the same ones) and only supported syntax.
+extension Stylesheet {
+    public func css(for appearance: Appearance) -> String {
+        rules.filter { $0.colorScheme == nil || $0.colorScheme == appearance.rawValue }.map { rule in
+            let selectors = rule.selectors.map(\.css).joined(separator: ", ")
+            let body = rule.declarations.map { "\($0.property): \($0.value)\($0.important ? " !important" : "")" }.joined(separator: "; ")
+            return "\(selectors) { \(body) }"
+        }.joined(separator: "\n")
+    }
+}
+
+extension Selector {
+    public var css: String {
+        var out = ""
+        for (i, part) in parts.enumerated() {
+            if i > 0 { out += combinators[i - 1] == .child ? " > " : " " }
+            out += part.css
+        }
+        return out
+    }
+}
+
+extension Selector.Compound {
+    public var css: String {
+        let text = (tag ?? "") + (id.map { "#" + $0 } ?? "") + classes.map { "." + $0 }.joined()
+        return text.isEmpty ? "*" : text
+    }
+}

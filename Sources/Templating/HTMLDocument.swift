@@ -1,0 +1,50 @@
+/// A template's HTML after parsing: plain values, no libxml2 pointers.
+public struct Element: Sendable, Equatable {
+    public var tag: String
+    public var attributes: [Attribute]
+    public var children: [HTMLNode]
+    /// 1-based line in the template the element came from (0 = generated).
+    public var line: Int
+
+    public struct Attribute: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    }
+
+    public init(tag: String, attributes: [Attribute] = [], children: [HTMLNode] = [], line: Int = 0) {
+        self.tag = tag; self.attributes = attributes; self.children = children; self.line = line
+    }
+
+    public subscript(attribute name: String) -> String? { attributes.first { $0.name == name }?.value }
+    public var id: String? { self[attribute: "id"] }
+    public var classes: [String] { (self[attribute: "class"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init) }
+}
+
+public enum HTMLNode: Sendable, Equatable {
+    case element(Element)
+    case text(String)
+}
+
+/// A diagnostic about a template: which file, which line, what to do.
+public struct TemplateWarning: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public init(file: String, line: Int, message: String) { self.file = file; self.line = line; self.message = message }
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+public struct HTMLDocument: Sendable {
+    /// The template's file name, for messages.
+    public var file: String
+    /// The `<body>` (libxml2 adds html/body around a fragment).
+    public var body: Element
+    /// The text of every `<style>` element, in order, with the line it starts on.
+    public var styleSheets: [(text: String, line: Int)]
+    public var warnings: [TemplateWarning]
+
+    public init(file: String, body: Element, styleSheets: [(text: String, line: Int)] = [], warnings: [TemplateWarning] = []) {
+        self.file = file; self.body = body; self.styleSheets = styleSheets; self.warnings = warnings
+    }
+}

@@ -1,0 +1,96 @@
+internal import CPango
+import Foundation
+
+/// Where the fonts come from: Inter stands in for SF Pro, Noto Color Emoji for Apple's emoji.
+/// Fonts are loaded by path into a private fontconfig configuration, so the system's and the
+/// user's font settings can never change a mock-up.
+public struct FontSet: Sendable, Equatable {
+    public var files: [String]
+
+    public init(files: [String]) { self.files = files }
+
+    /// Inter (static OTFs) and Noto Color Emoji from their Debian/Ubuntu locations, plus every
+    /// font file in `extraDirectories` (`--font-dir`).
+    public static func standard(extraDirectories: [String] = []) throws(TypographyError) -> FontSet {
+        let interDirs = ["/usr/share/fonts/opentype/inter", "/usr/share/fonts/truetype/inter"]
+        let inter = interDirs.flatMap { fontFiles(in: $0) }.filter { name in
+            let base = name.split(separator: "/").last.map(String.init) ?? name
+            return base.hasPrefix("Inter-") || base.hasPrefix("Inter[") || base.hasPrefix("InterVariable")
+        }
+        guard !inter.isEmpty else { throw .missingFont("Inter (install the fonts-inter package: make deps)") }
+        let emoji = ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"].filter(fileExists)
+        guard !emoji.isEmpty else { throw .missingFont("Noto Color Emoji (install fonts-noto-color-emoji: make deps)") }
+        return FontSet(files: inter + emoji + extraDirectories.flatMap { fontFiles(in: $0) })
+    }
+}
+
+public enum TypographyError: Error, CustomStringConvertible, Equatable {
+    case missingFont(String)
+    case fontSetup(String)
+    public var description: String {
+        switch self {
+        case .missingFont(let what): return "font not found: \(what)"
+        case .fontSetup(let what): return "could not set up fonts: \(what)"
+        }
+    }
+}
+
+/// A private fontconfig + Pango context. Pango objects are not thread-safe: make one per thread
+/// (a render worker) and keep it for the worker's lifetime.
+public final class FontSystem {
+    let context: OpaquePointer            // PangoContext
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    public let fonts: FontSet
+
+    public init(fonts: FontSet) throws(TypographyError) {
+        self.fonts = fonts
+        guard let config = FcConfigCreate() else { throw .fontSetup("FcConfigCreate failed") }
+        // Rules a private config lacks: generic families, and scaling of the emoji bitmap strike.
+        let rules = """
+        <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
+        <alias binding="same"><family>sans-serif</family><prefer><family>Inter</family><family>Noto Color Emoji</family></prefer></alias>
+        <alias binding="same"><family>system-ui</family><prefer><family>Inter</family></prefer></alias>
+        <alias binding="same"><family>-apple-system</family><prefer><family>Inter</family></prefer></alias>
+        <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
+        <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>
+          <edit name="pixelsizefixupfactor" mode="assign"><divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide></edit></match>
+        <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>
+          <edit name="matrix" mode="assign"><times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix></times></edit></match>
+        </fontconfig>
+        """
+        let parsed = rules.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
+        guard parsed != 0 else { FcConfigDestroy(config); throw .fontSetup("fontconfig rules did not parse") }
+        for file in fonts.files {
+            let added = file.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            guard added != 0 else { FcConfigDestroy(config); throw .missingFont(file) }
+        }
+        guard let map = pango_cairo_font_map_new() else { FcConfigDestroy(config); throw .fontSetup("no Pango font map") }
+        pango_fc_font_map_set_config(cpango_fc_font_map(map), config)
+        FcConfigDestroy(config) // the font map holds its own reference
+        fontMap = map
+        context = pango_font_map_create_context(map)
+        // Same bytes on every machine: no hinting, no subpixel positions rounding, 1 pt = 1 unit.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_cairo_context_set_resolution(context, 72)
+        pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_language(context, pango_language_from_string("en"))
+    }
+
+    deinit {
+        cpango_unref(UnsafeMutableRawPointer(context))
+        cpango_unref(UnsafeMutableRawPointer(fontMap))
+    }
+}
+
+private func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+private func fontFiles(in directory: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { [".otf", ".ttf", ".ttc"].contains(where: $0.lowercased().hasSuffix) }
+        .sorted().map { directory + "/" + $0 }
+}

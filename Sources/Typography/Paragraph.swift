@@ -1,0 +1,89 @@
+/// A colour with straight alpha, components 0...1.
+public struct RGBA: Sendable, Hashable, Codable {
+    public var r, g, b, a: Double
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
+    public static let black = RGBA(0, 0, 0), white = RGBA(1, 1, 1), clear = RGBA(0, 0, 0, 0)
+
+    /// `#rrggbb` or `rgba(…)` for CSS.
+    public var css: String {
+        func byte(_ v: Double) -> Int { Int((v * 255).rounded()) }
+        if a >= 1 { return "#" + [r, g, b].map { String(byte($0), radix: 16).leftPadded(2) }.joined() }
+        return "rgba(\(byte(r)), \(byte(g)), \(byte(b)), \(formatNumber(a)))"
+    }
+}
+
+/// How a run of text looks. Sizes are in points.
+public struct TextStyle: Sendable, Hashable {
+    public var family = "Inter"
+    public var size = 17.0
+    public var weight = 400
+    public var italic = false
+    public var color = RGBA.black
+    public var letterSpacing = 0.0
+    public var underline = false
+    public var lineThrough = false
+    public init() {}
+}
+
+/// A paragraph of styled runs, laid out at a width: what Pango measures and later draws.
+public struct Paragraph: Sendable, Hashable {
+    public enum Alignment: Sendable, Hashable { case left, center, right, justify }
+    public struct Run: Sendable, Hashable {
+        public var text: String
+        public var style: TextStyle
+        public init(_ text: String, style: TextStyle) { self.text = text; self.style = style }
+    }
+
+    public var runs: [Run]
+    /// Wrap width in points; nil = no wrapping.
+    public var width: Double?
+    public var alignment: Alignment = .left
+    /// CSS line-height in points; nil = the font's normal line height.
+    public var lineHeight: Double?
+    /// Lines shown before an ellipsis (`line-clamp`); nil = all.
+    public var maxLines: Int?
+    public var wraps = true
+    /// Break inside a word that does not fit (`overflow-wrap: anywhere`); else it overflows.
+    public var breaksWords = false
+    public var rightToLeft = false
+    /// BCP 47 language for shaping (Turkish, Vietnamese and others have localized glyph forms).
+    public var language = "en"
+
+    public init(runs: [Run], width: Double? = nil) { self.runs = runs; self.width = width }
+
+    public var text: String { runs.map(\.text).joined() }
+}
+
+/// What laying out a paragraph gave. Points.
+public struct TextMetrics: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public var lineCount: Int
+    /// Distance from the top to the first baseline.
+    public var baseline: Double
+    /// Characters no font could draw (they show as boxes).
+    public var missingGlyphs: Int
+    public var ellipsized: Bool
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}
+
+/// Shortest decimal form, stable across platforms: 1, 0.5, 12.25.
+public func formatNumber(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    var s = String(format3: v)
+    while s.hasSuffix("0") { s.removeLast() }
+    if s.hasSuffix(".") { s.removeLast() }
+    return s
+}
+
+extension String {
+    /// Three decimals without Foundation's locale-dependent formatting.
+    init(format3 v: Double) {
+        let scaled = Int((abs(v) * 1000).rounded())
+        let sign = v < 0 && scaled != 0 ? "-" : ""
+        self = "\(sign)\(scaled / 1000).\(String(scaled % 1000).leftPadded(3))"
+    }
+}

@@ -1,0 +1,101 @@
+internal import CPango
+
+/// The Pango side of a paragraph: the same `Paragraph` always gives the same layout, so layout
+/// measures it and the painter rebuilds it to draw, with nothing C-shaped in between.
+extension FontSystem {
+    public func measure(_ paragraph: Paragraph) -> TextMetrics {
+        let layout = makeLayout(paragraph)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        return metrics(of: layout)
+    }
+
+    /// Draws the paragraph with its top-left at (x, y) in the cairo context's user space.
+    public func draw(_ paragraph: Paragraph, cairo: OpaquePointer, x: Double, y: Double) {
+        let layout = makeLayout(paragraph)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        cairo_save(cairo)
+        cairo_move_to(cairo, x, y)
+        pango_cairo_show_layout(cairo, layout)
+        cairo_restore(cairo)
+    }
+
+    private func metrics(of layout: OpaquePointer) -> TextMetrics {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let scale = Double(PANGO_SCALE)
+        return TextMetrics(width: Double(logical.width) / scale, height: Double(logical.height) / scale,
+                           lineCount: Int(pango_layout_get_line_count(layout)),
+                           baseline: Double(pango_layout_get_baseline(layout)) / scale,
+                           missingGlyphs: Int(pango_layout_get_unknown_glyphs_count(layout)),
+                           ellipsized: pango_layout_is_ellipsized(layout) != 0)
+    }
+
+    private func makeLayout(_ p: Paragraph) -> OpaquePointer {
+        // Pango's matrix must be identity while laying out, or the scale leaks into line breaks.
+        pango_context_set_matrix(context, nil)
+        pango_context_set_base_dir(context, p.rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+        pango_context_set_language(context, pango_language_from_string(p.language))
+        let layout = pango_layout_new(context)!
+        // U+2028 instead of \n: Pango counts line limits per paragraph.
+        let text = p.text.replacingNewlines()
+        pango_layout_set_text(layout, text, -1)
+        let scale = Double(PANGO_SCALE)
+        if let width = p.width, p.wraps || p.maxLines != nil {
+            pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
+            pango_layout_set_wrap(layout, p.breaksWords ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
+        }
+        if let lines = p.maxLines {
+            pango_layout_set_height(layout, Int32(-lines))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        switch p.alignment {
+        case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        case .justify: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT); pango_layout_set_justify(layout, 1)
+        }
+        pango_layout_set_auto_dir(layout, 0)
+
+        let list = pango_attr_list_new()
+        var start = 0
+        for run in p.runs {
+            let length = run.text.replacingNewlines().utf8.count
+            defer { start += length }
+            guard length > 0 else { continue }
+            for attribute in attributes(for: run.style, lineHeight: p.lineHeight) {
+                attribute.pointee.start_index = UInt32(start)
+                attribute.pointee.end_index = UInt32(start + length)
+                pango_attr_list_insert(list, attribute)
+            }
+        }
+        pango_layout_set_attributes(layout, list)
+        pango_attr_list_unref(list)
+        return layout
+    }
+
+    private func attributes(for s: TextStyle, lineHeight: Double?) -> [UnsafeMutablePointer<PangoAttribute>] {
+        let scale = Double(PANGO_SCALE)
+        func u16(_ v: Double) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
+        var list: [UnsafeMutablePointer<PangoAttribute>?] = [
+            pango_attr_family_new(s.family),
+            pango_attr_size_new_absolute(Int32((s.size * scale).rounded())),
+            pango_attr_weight_new(PangoWeight(UInt32(s.weight))),
+            pango_attr_style_new(s.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL),
+            pango_attr_foreground_new(u16(s.color.r), u16(s.color.g), u16(s.color.b)),
+            pango_attr_foreground_alpha_new(u16(s.color.a)),
+        ]
+        if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
+        if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
+        if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
+        if let lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
+        return list.compactMap { $0 }
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars { out.append(scalar == "\n" ? "\u{2028}" : scalar) }
+        return String(out)
+    }
+}
