@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PushPreview", targets: ["PushPreview"]),
         .executable(name: "pushpreview", targets: ["CLI"]),
+        .executable(name: "pushpreview-bench", targets: ["Benchmarks"]),
     ],
     targets: [
         // Native libraries (Debian 12 / Ubuntu 24.04 packages, installed by scripts/install-deps).
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),

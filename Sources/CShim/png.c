@@ -105,7 +105,7 @@ static void on_write(png_structp png, png_bytep bytes, png_size_t n) {
 }
 static void on_flush(png_structp png) { (void)png; }
 
-int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, uint32_t ppm,
+int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, int filters, uint32_t ppm,
                     uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
     shim_image_info info;
     memset(&info, 0, sizeof info);
@@ -122,6 +122,7 @@ int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_
     }
     png_set_write_fn(png, &buffer, on_write, on_flush);
     png_set_compression_level(png, compression_level);
+    if (filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_set_IHDR(png, info_ptr, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (ppm) png_set_pHYs(png, info_ptr, ppm, ppm, PNG_RESOLUTION_METER);

@@ -1,8 +1,8 @@
 import Imaging
 
 /// The images a page may show, by the `src` the template uses: bytes registered by the pipeline
-/// (attachments, media files, the app icon). Headers are read once, each image is decoded once
-/// per DCT reduction and resampled once per size. Not thread-safe: one per worker.
+/// (attachments, media files, the app icon). Across pages (a worker's whole run) each image is
+/// decoded once per DCT reduction and resampled once per size. Not thread-safe: one per worker.
 public final class ImageStore {
     public struct Entry {
         public let bytes: [UInt8]
@@ -13,15 +13,34 @@ public final class ImageStore {
 
     public let limits: ImageLimits
     private(set) public var entries: [String: Entry] = [:]
+    /// Decoded and resampled pixels by content identity, kept across pages up to `cacheBytes`.
     private var decoded: [String: RGBAImage] = [:]
     private var resampled: [String: RGBAImage] = [:]
+    private var sources: [String: ImageSource] = [:]
+    private var identities: [String: String] = [:]
+    private var cachedBytes = 0
+    public var cacheBytes = 256 << 20
 
     public init(limits: ImageLimits = .standard) { self.limits = limits }
 
+    /// Starts a new page: forgets the `src` names, keeps the decoded pixels.
+    public func beginPage() {
+        entries.removeAll()
+        identities.removeAll()
+    }
+
     /// Registers `bytes` under `src`; throws when they are not an image this tool can read.
-    public func register(_ src: String, bytes: [UInt8], fileName: String) throws(ImagingError) {
+    /// `identity` names the content (a file path and size, say) so later pages reuse its pixels.
+    public func register(_ src: String, bytes: [UInt8], fileName: String, identity: String) throws(ImagingError) {
         if entries[src] != nil { return }
-        entries[src] = Entry(bytes: bytes, source: try ImageSource(bytes, limits: limits), fileName: fileName)
+        let key = "\(identity)|\(bytes.count)"
+        let source: ImageSource
+        if let known = sources[key] { source = known } else {
+            source = try ImageSource(bytes, limits: limits)
+            sources[key] = source
+        }
+        identities[src] = key
+        entries[src] = Entry(bytes: bytes, source: source, fileName: fileName)
     }
 
     /// Intrinsic size in CSS pixels (= image pixels, upright).
@@ -33,22 +52,34 @@ public final class ImageStore {
 
     /// The part `rect` (upright image pixels) of `src`, resampled to `width`x`height` pixels.
     public func pixels(_ src: String, rect: Resampler.Rect, width: Int, height: Int, frame: Int = 0) throws(ImagingError) -> RGBAImage? {
-        guard let entry = entries[src], width > 0, height > 0 else { return nil }
-        let key = "\(src)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
+        guard let entry = entries[src], let identity = identities[src], width > 0, height > 0 else { return nil }
+        let key = "\(identity)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
         if let hit = resampled[key] { return hit }
         let (uw, _) = entry.source.uprightSize
         let scale = Double(width) / rect.width
         let reduction = [8, 4, 2].first { 1 / Double($0) >= scale * 0.999 } ?? 1
-        let decodedKey = "\(src)|\(reduction)|\(frame)"
+        let decodedKey = "\(identity)|\(reduction)|\(frame)"
         let image: RGBAImage
         if let hit = decoded[decodedKey] { image = hit } else {
             image = try entry.source.decodeUpright(scale: scale, frame: frame)
+            remember(image.pixels.count)
             decoded[decodedKey] = image
         }
         let f = Double(image.width) / Double(uw)
         let out = Resampler.resample(image, from: .init(x: rect.x * f, y: rect.y * f, width: rect.width * f, height: rect.height * f),
                                      toWidth: width, height: height)
+        remember(out.pixels.count)
         resampled[key] = out
         return out
+    }
+
+    /// A simple bound: past the budget, start over (output does not depend on the cache).
+    private func remember(_ bytes: Int) {
+        cachedBytes += bytes
+        if cachedBytes > cacheBytes {
+            decoded.removeAll()
+            resampled.removeAll()
+            cachedBytes = bytes
+        }
     }
 }
