@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import Imaging
+
+/// The `pushpreview` binary as users run it: exit status 0 / 1 / 2 and messages on stderr.
+struct CommandLineTests {
+    static let binary = repositoryRoot.appendingPathComponent(".build/debug/pushpreview")
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func binaryWasBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "run `swift build --build-tests` (make test does)")
+    }
+
+    @Test func rendersAndReportsJSON() throws {
+        let out = temporaryFolder()
+        let r = try run(["render", "Examples/payloads/image-gif.apns", "--out", out.path, "--json", "--appearance", "dark"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(object?["device"] as? String == "iphone-15" && object?["appearance"] as? String == "dark")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-15-dark-expanded.png").path))
+    }
+
+    @Test func oneBadPayloadMakesStatusOneAndTheRestStillRender() throws {
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("payloads"), withIntermediateDirectories: true)
+        let bad = folder.appendingPathComponent("payloads/bad.apns")
+        try Data("{\"aps\": {\"alert\": }}".utf8).write(to: bad)
+        let out = folder.appendingPathComponent("Output")
+        let r = try run(["render", bad.path, "Examples/payloads/plain-alert.apns", "--out", out.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("bad.apns") && r.stderr.contains("1:19"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plain-alert/iphone-15-light-expanded.png").path))
+    }
+
+    @Test(arguments: [
+        ["render"], ["render", "x.apns", "--device", "nokia-3310"], ["render", "x.apns", "--appearance", "sepia"],
+        ["render", "x.apns", "--bogus"], ["frobnicate"], ["thumbnail", "a.jpg"], ["thumbnail", "a.jpg", "--size", "0x5", "--out", "t.png"],
+    ])
+    func usageErrorsExitTwo(_ arguments: [String]) throws {
+        let r = try run(arguments)
+        #expect(r.status == 2, "\(arguments): \(r.status) \(r.stderr)")
+        #expect(!r.stderr.isEmpty)
+    }
+
+    @Test func thumbnailCommand() throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("thumb.png")
+        let r = try run(["thumbnail", "Examples/media/harbor-sunset.jpg", "--size", "120x90", "--clip", "0.5,0.25,0.5,0.5", "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try PNGCodec.decode([UInt8](Data(contentsOf: out)))
+        #expect(image.width == 120 && image.height == 90)
+
+        let gif = try run(["thumbnail", "Examples/media/bounce.gif", "--size", "40x40", "--frame", "7", "--out", out.path])
+        #expect(gif.status == 1 && gif.stderr.contains("frame 7") && gif.stderr.contains("bounce.gif"), "\(gif.stderr)")
+
+        let truncated = folder.appendingPathComponent("cut.jpg")
+        let jpeg = try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/media/harbor-sunset.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: truncated)
+        let cut = try run(["thumbnail", truncated.path, "--size", "40x40", "--out", out.path])
+        #expect(cut.status == 1 && cut.stderr.contains("cut.jpg") && cut.stderr.contains("corrupt JPEG"), "\(cut.stderr)")
+        let missing = try run(["thumbnail", "/nonexistent.png", "--size", "40x40", "--out", out.path])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"))
+    }
+}
