@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
         .systemLibrary(name: "CGIF", path: "Sources/CGIF"),
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
         // Every setjmp/longjmp of libjpeg and libpng lives here.
         .target(
@@ -24,7 +25,7 @@ let package = Package(
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim"]),
         .target(name: "Payload"),
-        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging"]),
+        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging", "Templating", "CCrypto"]),
         .target(name: "Templating", dependencies: ["CXML2"]),
         .target(name: "Styling", dependencies: ["Templating", "Typography"]),
         .target(name: "Typography", dependencies: ["CPango"]),

@@ -16,6 +16,7 @@ enum RenderCommand {
       --appearance LIST   light,dark (default light)
       --locale LIST       e.g. en,nl (adds the locale to file names)
       --format LIST       html,png (default both)
+      --time-budget S     service-stage budget in seconds (default: the project's, else 30)
       --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
       --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
       --json              one JSON object per mock-up on stdout
@@ -47,6 +48,10 @@ enum RenderCommand {
             }
             options.outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
             options.layoutJSON = a.flags.contains("layout-json")
+            if let budget = a.value("time-budget") {
+                guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
+                options.timeBudget = seconds
+            }
             if a.value("template") != nil { throw Arguments.UsageError(description: "--template is not implemented yet") }
         } catch {
             printError("pushpreview render: \(error)\n\n\(help)")

@@ -18,6 +18,8 @@ public struct RenderOptions: Sendable {
     public var formats: Set<String> = ["html", "png"]
     public var outputFolder = URL(fileURLWithPath: "Output")
     public var layoutJSON = false
+    /// Overrides the project's service-stage time budget (`--time-budget`).
+    public var timeBudget: Double?
     /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
     /// filters at level 6, for files about a third larger on photos (`make bench`).
     public var pngCompressionLevel = 3
@@ -35,8 +37,16 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var outputs: [String]
     public var warnings: [String]
     public var errors: [String]
-    public var trace: [ServiceTrace.Step]
-    public var serviceLevel: String
+    public var service: ServiceReport
+}
+
+/// The service stage's part of a result: `{"ran", "level", "steps": [{"step", "outcome", "ms", "bytes", "message"}]}`.
+public struct ServiceReport: Sendable, Codable, Equatable {
+    public var ran: Bool
+    public var level: String
+    public var steps: [ServiceTrace.Step]
+    public init(_ trace: ServiceTrace) { ran = trace.ran; level = trace.level.rawValue; steps = trace.steps }
+    public static let none = ServiceReport(ServiceTrace())
 }
 
 /// Runs the whole pipeline for payload files. Owns one font system, so one renderer per thread.
@@ -55,7 +65,7 @@ public final class MockupRenderer {
         let name = payloadFile.deletingPathExtension().lastPathComponent
         let failure = { (message: String) in
             [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
-                          outputs: [], warnings: [], errors: [message], trace: [], serviceLevel: ServiceTrace.Level.notRun.rawValue)]
+                          outputs: [], warnings: [], errors: [message], service: .none)]
         }
         guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
             return failure("\(payloadFile.path): no such file (check the path)")
@@ -64,18 +74,23 @@ public final class MockupRenderer {
         do { (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: payloadFile.path) } catch {
             return failure(error.description)
         }
-        let notification = ServiceStage(projectFolder: project.folder, mediaRoots: project.mediaRoots).run(payload)
+        var service = ServiceStage(projectFolder: project.folder, settings: project.service)
+        if let budget = options.timeBudget { service.settings.timeBudget = budget }
+        var notifications: [String: DeliveredNotification] = [:]
         let folder = options.outputFolder.appendingPathComponent(name)
         var results: [MockupResult] = []
         for device in options.devices {
             for appearance in options.appearances {
                 for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
+                    let language = locale ?? "en"
+                    if notifications[language] == nil { notifications[language] = service.run(payload, locale: language) }
+                    let notification = notifications[language]!
                     var result = MockupResult(payload: payloadFile.path, device: device.id, appearance: appearance.rawValue, locale: locale,
                                               view: "expanded", outputs: [], warnings: diagnostics.map(\.description) + project.warnings, errors: [],
-                                              trace: notification.trace.steps, serviceLevel: notification.trace.level.rawValue)
+                                              service: ServiceReport(notification.trace))
                     let stem = [device.id, appearance.rawValue, locale].compactMap { $0 }.joined(separator: "-") + "-expanded"
                     do {
-                        try renderExpanded(notification, project: project, device: device, appearance: appearance, locale: locale ?? "en",
+                        try renderExpanded(notification, project: project, device: device, appearance: appearance, locale: language,
                                            folder: folder, stem: stem, options: options, result: &result)
                     } catch {
                         result.errors.append("\(error)")

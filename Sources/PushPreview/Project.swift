@@ -1,5 +1,6 @@
 import Foundation
 import Payload
+import ServiceStage
 
 /// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.
 public struct Project: Sendable {
@@ -7,7 +8,8 @@ public struct Project: Sendable {
     public var appName = "PushPreview"
     /// The app icon, a path relative to the project.
     public var appIcon: String?
-    public var mediaRoots = ["media"]
+    /// Time budget, media roots, allowed hosts, decryption and enrichment.
+    public var service = ServiceSettings()
     public var devices: [String] = []
     public var locales: [String] = []
     public var warnings: [String] = []
@@ -35,12 +37,13 @@ public struct Project: Sendable {
             case "appIcon":
                 guard let s = value.string else { throw ProjectError(message: "\(settings.path): appIcon: expected string, got \(value.typeName)") }
                 appIcon = s
-            case "mediaRoots": mediaRoots = try strings(value, key)
+            case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
             case "locales": locales = try strings(value, key)
             default: warnings.append("\(settings.path): \(key): unknown setting, ignored")
             }
         }
+        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(message: error.message) }
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.

@@ -13,43 +13,47 @@ public struct DeliveredNotification: Sendable {
     public var userInfo: [(key: String, value: JSONValue)]
     public var trace: ServiceTrace
 
-    public init(payload: Payload) {
-        title = payload.alert?.title ?? payload.alert?.titleLocKey ?? ""
-        subtitle = payload.alert?.subtitle ?? payload.alert?.subtitleLocKey ?? ""
-        body = payload.alert?.body ?? payload.alert?.locKey ?? ""
-        category = payload.category
-        threadId = payload.threadId
-        badge = payload.badge
-        sound = payload.sound
-        attachments = []
-        userInfo = payload.userInfo
-        trace = ServiceTrace()
+    public init(title: String, subtitle: String, body: String, category: String?, threadId: String?, badge: Int?, sound: String?,
+                attachments: [Attachment], userInfo: [(key: String, value: JSONValue)], trace: ServiceTrace) {
+        self.title = title; self.subtitle = subtitle; self.body = body; self.category = category; self.threadId = threadId
+        self.badge = badge; self.sound = sound; self.attachments = attachments; self.userInfo = userInfo; self.trace = trace
     }
 }
 
-/// A media file attached to the notification (`UNNotificationAttachment`).
+/// A media file attached to the notification (`UNNotificationAttachment`), with its bytes.
 public struct Attachment: Sendable, Equatable {
-    public enum Kind: String, Sendable, Codable { case image, audio, video }
+    public typealias Kind = MediaType.Kind
     public var identifier: String
     public var kind: Kind
+    public var uti: String
     /// Absolute path of the file.
     public var path: String
     public var bytes: [UInt8]
     public var thumbnailHidden = false
+    /// Normalized x, y, width, height.
+    public var clippingRect: [Double]?
+    /// GIF frame number or movie seconds.
     public var thumbnailTime = 0.0
 }
 
-/// What each service step did, for the report and the gallery.
+/// What each service step did, for `--json`, the report and the gallery.
 public struct ServiceTrace: Sendable, Equatable {
     public struct Step: Sendable, Equatable, Codable {
-        public var name: String
+        public var step: String
         public var outcome: String
-        public var detail: String
+        public var ms: Double
+        public var bytes: Int
+        public var message: String
+        public init(step: String, outcome: String, ms: Double = 0, bytes: Int = 0, message: String = "") {
+            self.step = step; self.outcome = outcome; self.ms = ms; self.bytes = bytes; self.message = message
+        }
     }
-    /// full content, text without media, original content
-    public enum Level: String, Sendable, Codable { case full, textOnly = "text-only", original, notRun = "not-run" }
+    /// Graceful degradation: full content → text without media → original content.
+    public enum Level: String, Sendable, Codable { case full, textOnly = "text-only", original }
 
+    /// Whether the service extension ran at all (mutable-content 1 and some text).
+    public var ran = false
+    public var level = Level.original
     public var steps: [Step] = []
-    public var level = Level.notRun
     public init() {}
 }

@@ -1,83 +1,96 @@
 import Foundation
-import Imaging
 import Payload
 
-/// The Notification Service Extension stage. This first version attaches local media files;
-/// decryption, localization, enrichment, downloads and the time budget come with issue 4.
+/// The service stage: the system's localization of the alert, then the Notification Service
+/// Extension (PushPreview's own, or a team's subclass) under the time budget, with graceful
+/// degradation: full content → text without media → original content.
 public struct ServiceStage: Sendable {
     public var projectFolder: URL
-    /// Folders (relative to the project) that attachments may be read from.
-    public var mediaRoots: [String]
-    /// Payload keys that name an attachment.
-    public var mediaKeys = ["image-url", "attachment-url", "media-url"]
-    /// Apple's size caps per kind.
-    public static let caps: [Attachment.Kind: Int] = [.image: 10_000_000, .audio: 5_000_000, .video: 50_000_000]
+    public var settings: ServiceSettings
+    /// The extension to run instead of the built-in one (a team's own, written on the same API).
+    public var extensionType: UNNotificationServiceExtension.Type?
 
-    public init(projectFolder: URL, mediaRoots: [String] = ["media"]) {
+    public init(projectFolder: URL, settings: ServiceSettings = ServiceSettings()) {
         self.projectFolder = projectFolder
-        self.mediaRoots = mediaRoots
+        self.settings = settings
     }
 
-    public func run(_ payload: Payload) -> DeliveredNotification {
-        var note = DeliveredNotification(payload: payload)
-        // iOS runs the extension only for mutable-content 1 with something to show.
+    public func run(_ payload: Payload, locale: String = "en") -> DeliveredNotification {
+        let trace = TraceRecorder()
+        let request = UNNotificationRequest(identifier: URL(fileURLWithPath: payload.file).lastPathComponent,
+                                            content: originalContent(payload, locale: locale, trace: trace))
+        // iOS runs the extension only for mutable-content 1 with a title, subtitle or body.
         let alert = payload.alert
-        let hasText = [alert?.title, alert?.subtitle, alert?.body, alert?.titleLocKey, alert?.locKey].contains { $0?.isEmpty == false }
+        let hasText = [alert?.title, alert?.subtitle, alert?.body, alert?.titleLocKey, alert?.subtitleLocKey, alert?.locKey].contains { $0?.isEmpty == false }
         guard payload.mutableContent, hasText else {
-            note.trace.steps.append(.init(name: "service", outcome: "skipped",
-                detail: payload.mutableContent ? "no title, subtitle or body" : "mutable-content is not 1"))
+            trace.add(.init(step: "service", outcome: "not run", message: payload.mutableContent ? "the alert has no title, subtitle or body" : "mutable-content is not 1"))
+            var note = delivered(request.content, trace: trace)
+            note.trace.level = .original
             return note
         }
-        note.trace.level = .full
-        for key in mediaKeys {
-            guard let value = payload.userInfo.last(where: { $0.key == key })?.value else { continue }
-            guard case .string(let reference) = value else {
-                note.trace.steps.append(.init(name: "attach", outcome: "invalid URL", detail: "\(key): expected string, got \(value.typeName)"))
-                note.trace.level = .textOnly
-                continue
-            }
-            do {
-                note.attachments.append(try attach(reference, identifier: "attachment-\(note.attachments.count + 1)"))
-                note.trace.steps.append(.init(name: "attach", outcome: "attached", detail: reference))
-            } catch {
-                note.trace.steps.append(.init(name: "attach", outcome: error.code, detail: "\(reference): \(error.message)"))
-                note.trace.level = .textOnly
-            }
+        let deadline = Date().addingTimeInterval(settings.timeBudget)
+        let instance: UNNotificationServiceExtension = extensionType.map { $0.init() }
+            ?? BuiltInServiceExtension(settings: settings, projectFolder: projectFolder, trace: trace, deadline: deadline)
+        let outcome = ServiceRunner.run(instance, request: request, budget: settings.timeBudget)
+        if !outcome.delivered {
+            trace.add(.init(step: "deliver", outcome: "original", ms: (outcome.seconds * 1000).rounded(),
+                            message: "the content handler was not called within \(formatSeconds(settings.timeBudget)) s; iOS shows the original content"))
         }
+        var note = delivered(outcome.content, trace: trace)
+        note.trace.ran = true
+        note.trace.level = !outcome.delivered || note.trace.level == .original ? .original
+            : outcome.deliveredOnExpiry || trace.mediaFailed ? .textOnly : .full
         return note
     }
 
-    public struct AttachError: Error, Equatable {
-        /// `UNError`-style: invalid URL, unrecognized type, invalid file size, corrupt.
-        public var code: String
-        public var message: String
+    /// What iOS builds before any extension runs: the alert, localized.
+    func originalContent(_ payload: Payload, locale: String, trace: TraceRecorder) -> UNNotificationContent {
+        let content = UNMutableNotificationContent()
+        let alert = payload.alert ?? Payload.Alert()
+        var localizer: Localizer?
+        for (key, args, plain, set) in [
+            (alert.titleLocKey, alert.titleLocArgs, alert.title, { (s: String) in content.title = s }),
+            (alert.subtitleLocKey, alert.subtitleLocArgs, alert.subtitle, { (s: String) in content.subtitle = s }),
+            (alert.locKey, alert.locArgs, alert.body, { (s: String) in content.body = s }),
+        ] as [(String?, [String]?, String?, (String) -> Void)] {
+            guard let key else { set(plain ?? ""); continue }
+            if localizer == nil {
+                localizer = Localizer(projectFolder: projectFolder, locale: locale)
+                for problem in localizer!.problems { trace.add(.init(step: "localize", outcome: "failed", message: problem)) }
+            }
+            let r = localizer!.resolve(key: key, args: args ?? [])
+            set(r.text)
+            trace.add(.init(step: "localize", outcome: r.source == nil ? "missing" : "localized",
+                            message: ([r.source.map { "\(key) from \($0)" } ?? key] + r.warnings).joined(separator: "; ")))
+        }
+        content.badge = payload.badge.map { NSNumber(value: $0) }
+        content.sound = payload.sound.map { $0 == "default" ? .default : UNNotificationSound(named: $0) }
+        content.categoryIdentifier = payload.category ?? ""
+        content.threadIdentifier = payload.threadId ?? ""
+        content.targetContentIdentifier = payload.targetContentId
+        content.relevanceScore = payload.relevanceScore ?? 0
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in payload.userInfo { userInfo[key] = value.foundation }
+        content.userInfo = userInfo
+        return content.copy() as! UNNotificationContent
     }
 
-    /// A file inside one of the media roots; nothing outside them is read.
-    func attach(_ reference: String, identifier: String) throws(AttachError) -> Attachment {
-        let path = reference.hasPrefix("file:") ? (URL(string: reference)?.path ?? "") : reference
-        guard !path.isEmpty, !reference.contains("://") || reference.hasPrefix("file:") else {
-            throw AttachError(code: "invalid URL", message: "downloads are not supported yet; use a file in \(mediaRoots.joined(separator: ", "))")
+    func delivered(_ content: UNNotificationContent, trace: TraceRecorder) -> DeliveredNotification {
+        let frozen = trace.freeze()
+        var t = ServiceTrace()
+        t.steps = frozen.steps
+        t.level = frozen.original ? .original : .full
+        let attachments = content.attachments.map { a in
+            Attachment(identifier: a.identifier, kind: MediaType(uti: a.type)?.kind ?? .image, uti: a.type, path: a.url.path,
+                       bytes: [UInt8]((try? Data(contentsOf: a.url)) ?? Data()), thumbnailHidden: a.thumbnailHidden,
+                       clippingRect: a.thumbnailClippingRect.map { [$0.x, $0.y, $0.width, $0.height] }, thumbnailTime: a.thumbnailTime)
         }
-        let file = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.appendingPathComponent(path)).standardizedFileURL.resolvingSymlinksInPath()
-        let roots = mediaRoots.map { projectFolder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
-        guard roots.contains(where: { file.path.hasPrefix($0) }) else {
-            throw AttachError(code: "invalid URL", message: "\(path) is outside the media folders (\(mediaRoots.joined(separator: ", ")))")
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-        guard let size else { throw AttachError(code: "invalid URL", message: "no such file: \(file.path)") }
-        guard size <= Self.caps[.image]!, size > 0 else {
-            throw AttachError(code: "invalid file size", message: "\(size) bytes; images may be at most 10 MB")
-        }
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw AttachError(code: "invalid URL", message: "cannot read \(file.path)") }
-        let bytes = [UInt8](data)
-        guard ImageFormat(sniffing: bytes) != nil else {
-            throw AttachError(code: "unrecognized type", message: "not a JPEG, PNG or GIF (audio and video come later)")
-        }
-        // UNNotificationAttachment refuses files it cannot read; decoding small checks every byte.
-        do { _ = try ImageSource(bytes).decodeUpright(scale: 1.0 / 8) } catch {
-            throw AttachError(code: "corrupt", message: "\(error)")
-        }
-        return Attachment(identifier: identifier, kind: .image, path: file.path, bytes: bytes)
+        return DeliveredNotification(title: content.title, subtitle: content.subtitle, body: content.body,
+                                     category: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
+                                     threadId: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
+                                     badge: content.badge?.intValue, sound: content.sound.map { $0.name ?? "default" },
+                                     attachments: attachments, userInfo: JSONValue.members(content.userInfo), trace: t)
     }
 }
+
+func formatSeconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }

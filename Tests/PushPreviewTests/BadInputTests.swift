@@ -44,25 +44,27 @@ struct BadInputTests {
         let good = try JPEGCodec.encode(RGBAImage(width: 64, height: 64, filledWith: (200, 30, 30, 255)))
         let (project, folder) = try project([
             "truncated.apns": #"{"aps": {"alert": "t", "mutable-content": 1}, "image-url": "media/cut.jpg"}"#,
-            "garbage.apns": #"{"aps": {"alert": "g", "mutable-content": 1}, "image-url": "media/noise.png"}"#,
+            "garbage.apns": #"{"aps": {"alert": "g", "mutable-content": 1}, "image-url": "media/notes.png"}"#,
+            "broken-png.apns": #"{"aps": {"alert": "b", "mutable-content": 1}, "image-url": "media/noise.png"}"#,
             "outside.apns": #"{"aps": {"alert": "o", "mutable-content": 1}, "image-url": "../../etc/passwd"}"#,
             "absent.apns": #"{"aps": {"alert": "a", "mutable-content": 1}, "image-url": "media/none.jpg"}"#,
             "remote.apns": #"{"aps": {"alert": "r", "mutable-content": 1}, "image-url": "https://example.com/a.jpg"}"#,
             "not-mutable.apns": #"{"aps": {"alert": "n"}, "image-url": "media/ok.jpg"}"#,
-        ], media: ["cut.jpg": Array(good.prefix(good.count / 2)), "noise.png": [0x89, 0x50, 0x4E, 0x47, 1, 2, 3], "ok.jpg": good])
+        ], media: ["cut.jpg": Array(good.prefix(good.count / 2)), "noise.png": [0x89, 0x50, 0x4E, 0x47, 1, 2, 3],
+                                                                                          "notes.png": Array("shopping list".utf8), "ok.jpg": good])
         var options = RenderOptions()
         options.outputFolder = folder.appendingPathComponent("Output")
         let renderer = try makeRenderer()
-        let expected = ["truncated": "corrupt", "garbage": "unrecognized type", "outside": "invalid URL", "absent": "invalid URL", "remote": "invalid URL"]
+        let expected = ["truncated": "corrupt", "garbage": "unrecognized type", "broken-png": "corrupt", "outside": "invalid URL", "absent": "invalid URL", "remote": "invalid URL"]
         for file in project.payloadFiles {
             let name = file.deletingPathExtension().lastPathComponent
             let r = try #require(renderer.render(payloadFile: file, project: project, options: options).first)
             #expect(r.errors.isEmpty, "\(name): \(r.errors)")
             #expect(r.outputs.count == 2, "\(name) still gets its mock-up")
             if let code = expected[name] {
-                #expect(r.serviceLevel == "text-only" && r.trace.contains { $0.outcome == code }, "\(name): \(r.trace)")
+                #expect(r.service.ran && r.service.level == "text-only" && r.service.steps.contains { $0.outcome == code }, "\(name): \(r.service)")
             } else {
-                #expect(r.serviceLevel == "not-run" && r.trace.first?.detail.contains("mutable-content") == true)
+                #expect(!r.service.ran && r.service.level == "original" && r.service.steps.first?.message.contains("mutable-content") == true)
             }
         }
     }

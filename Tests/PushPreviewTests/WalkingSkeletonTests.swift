@@ -48,7 +48,7 @@ struct WalkingSkeletonTests {
         for name in ["image-jpeg", "image-png", "image-gif", "delivery-map"] {
             let r = try #require(renderer.render(payloadFile: examples.appendingPathComponent("payloads/\(name).apns"),
                                                  project: try Project(folder: examples), options: options).first)
-            #expect(r.serviceLevel == "full" && r.trace.contains { $0.outcome == "attached" }, "\(name): \(r.trace)")
+            #expect(r.service.level == "full" && r.service.steps.contains { $0.outcome == "attached" }, "\(name): \(r.service)")
             let layout = try #require(r.outputs.first { $0.hasSuffix(".layout.json") })
             let boxes = try JSONDecoder().decode([LaidOutBox].self, from: Data(contentsOf: URL(fileURLWithPath: layout)))
             let attachment = try #require(boxes.first { $0.id == "attachment" }, "\(name) has no attachment box")

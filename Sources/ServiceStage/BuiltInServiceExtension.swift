@@ -1,0 +1,97 @@
+import Foundation
+
+/// PushPreview's own service extension, written on the same API a team's would be: decrypt,
+/// enrich and attach media in order, keep the best attempt, and hand it over on expiry.
+final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked Sendable {
+    let settings: ServiceSettings
+    let projectFolder: URL
+    let trace: TraceRecorder
+    let deadline: Date
+    private let attachStep: AttachStep
+    private let lock = NSLock()
+    private var contentHandler: ((UNNotificationContent) -> Void)?
+    private var bestAttempt: UNMutableNotificationContent?
+
+    init(settings: ServiceSettings, projectFolder: URL, trace: TraceRecorder, deadline: Date) {
+        self.settings = settings
+        self.projectFolder = projectFolder
+        self.trace = trace
+        self.deadline = deadline
+        attachStep = AttachStep(settings: settings, projectFolder: projectFolder)
+        super.init()
+    }
+
+    required init() { fatalError("use init(settings:projectFolder:trace:deadline:)") }
+
+    override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        let content = request.content.mutableCopy() as! UNMutableNotificationContent
+        lock.withLock { self.contentHandler = contentHandler }
+
+        if let decrypt = settings.decrypt {
+            let ok = trace.time("decrypt") { () -> (Bool, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
+                switch DecryptStep(settings: decrypt, projectFolder: projectFolder).run(content) {
+                case .decrypted(let bytes): return (true, "decrypted", bytes, "", false)
+                case .notEncrypted: return (true, "skipped", 0, "no \(decrypt.payloadKey) in the payload", false)
+                case .failed(let why): return (false, "failed", 0, why + "; showing the original content", false)
+                }
+            }
+            guard ok else {
+                trace.add(.init(step: "deliver", outcome: "original"), original: true)
+                contentHandler(request.content)
+                return
+            }
+        }
+        for rule in settings.enrich {
+            trace.time("enrich") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
+                let r = EnrichStep(rule: rule, projectFolder: projectFolder).run(content)
+                return ((), r.outcome, 0, r.message, false)
+            }
+        }
+        // Text is final now: it is the best attempt while media downloads.
+        lock.withLock { bestAttempt = content.mutableCopy() as? UNMutableNotificationContent }
+
+        let options = attachmentOptions(content.userInfo["attachment-options"])
+        for key in settings.mediaKeys {
+            guard let value = content.userInfo[key] else { continue }
+            trace.time("attach") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
+                guard let reference = value as? String else {
+                    return ((), UNError.Code.attachmentInvalidURL.outcome, 0, "\(key): expected a string", true)
+                }
+                do {
+                    let a = try attachStep.attach(reference, identifier: "attachment-\(content.attachments.count + 1)", options: options, deadline: deadline)
+                    content.attachments.append(a.attachment)
+                    return ((), a.cacheHit ? "cache hit" : "attached", a.bytes, "\(key): \(reference.prefix(120)) (\(a.attachment.type))", false)
+                } catch let error as UNError {
+                    return ((), error.code.outcome, 0, "\(key): \(error.message)", true)
+                } catch {
+                    return ((), "failed", 0, "\(key): \(error)", true)
+                }
+            }
+        }
+        lock.withLock { bestAttempt = content }
+        contentHandler(content)
+    }
+
+    override func serviceExtensionTimeWillExpire() {
+        attachStep.cancel()
+        let (handler, best) = lock.withLock { (contentHandler, bestAttempt) }
+        trace.add(.init(step: "expire", outcome: best == nil ? "nothing ready" : "best attempt",
+                        message: "serviceExtensionTimeWillExpire: delivering what was ready"), mediaFailed: true)
+        if let handler, let best { handler(best) }
+    }
+
+    /// `attachment-options` from the payload, as UNNotificationAttachment options.
+    func attachmentOptions(_ value: Any?) -> [AnyHashable: Any] {
+        guard let o = value as? [String: Any] else { return [:] }
+        var options: [AnyHashable: Any] = [:]
+        if let hint = o["type-hint"] as? String { options[UNNotificationAttachmentOptionsTypeHintKey] = hint }
+        if let hidden = o["thumbnail-hidden"] as? Bool { options[UNNotificationAttachmentOptionsThumbnailHiddenKey] = hidden }
+        if let t = o["thumbnail-time"] { options[UNNotificationAttachmentOptionsThumbnailTimeKey] = (t as? Double) ?? (t as? Int).map(Double.init) }
+        if let r = o["thumbnail-clipping-rect"] as? [String: Any] {
+            var rect: [String: Double] = [:]
+            for k in ["X", "Y", "Width", "Height"] { rect[k] = (r[k] as? Double) ?? (r[k] as? Int).map(Double.init) }
+            options[UNNotificationAttachmentOptionsThumbnailClippingRectKey] = rect
+        }
+        return options
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Resolves `title-loc-key`, `subtitle-loc-key` and `loc-key` with their args for one locale,
+/// as iOS does with the app bundle's strings: the locale, then its language, then the
+/// development language; a missing key shows the key itself (with a warning).
+public struct Localizer: Sendable {
+    public var locale: String
+    public var developmentLanguage: String
+    var tables: [(language: String, table: [String: String])] = []
+    var catalog: StringCatalog?
+    public private(set) var problems: [String] = []
+
+    public init(projectFolder: URL, locale: String, developmentLanguage: String = "en") {
+        self.locale = locale
+        self.developmentLanguage = catalogLanguage(projectFolder) ?? developmentLanguage
+        let fm = FileManager.default
+        for language in fallbackChain {
+            let file = projectFolder.appendingPathComponent("\(language).lproj/Localizable.strings")
+            guard let data = fm.contents(atPath: file.path) else { continue }
+            do { tables.append((language, try StringsFile.parse([UInt8](data), file: file.path))) }
+            catch { problems.append("\(error)") }
+        }
+        let catalogFile = projectFolder.appendingPathComponent("Localizable.xcstrings")
+        if let data = fm.contents(atPath: catalogFile.path) {
+            do { catalog = try StringCatalog([UInt8](data), file: catalogFile.path) } catch { problems.append("\(error)") }
+        }
+    }
+
+    /// nl-BE → nl-BE, nl, then the development language, then Base.
+    public var fallbackChain: [String] {
+        var chain = [locale]
+        if let dash = locale.firstIndex(where: { $0 == "-" || $0 == "_" }) { chain.append(String(locale[..<dash])) }
+        chain += [developmentLanguage, "Base"]
+        var seen = Set<String>()
+        return chain.filter { seen.insert($0).inserted }
+    }
+
+    public struct Resolved: Equatable, Sendable {
+        public var text: String
+        /// Where it came from ("nl.lproj", "Localizable.xcstrings (pl)"), or nil when the key was missing.
+        public var source: String?
+        public var warnings: [String]
+    }
+
+    public func resolve(key: String, args: [String]) -> Resolved {
+        for language in fallbackChain {
+            if let entry = catalog?.strings[key]?[language] {
+                switch entry {
+                case .text(let text): return format(text, args, source: "Localizable.xcstrings (\(language))")
+                case .plural(let forms):
+                    let n = args.lazy.compactMap { Int($0) }.first ?? 0
+                    let category = PluralRules.category(for: n, language: String(language.prefix { $0 != "-" }))
+                    if let form = forms[category] ?? forms["other"] {
+                        return format(form, args, source: "Localizable.xcstrings (\(language), \(category))")
+                    }
+                }
+            }
+            if let text = tables.first(where: { $0.language == language })?.table[key] {
+                return format(text, args, source: "\(language).lproj")
+            }
+        }
+        var missing = format(key, args, source: nil)
+        missing.warnings.insert("no translation for \"\(key)\" in \(fallbackChain.joined(separator: ", ")); showing the key", at: 0)
+        return missing
+    }
+
+    /// Apple's specifiers: `%@`, `%d`/`%i`/`%u` with l/ll, positional `%2$@`, and `%%`.
+    func format(_ format: String, _ args: [String], source: String?) -> Resolved {
+        var out = "", warnings: [String] = []
+        var next = 0
+        var chars = Substring(format)
+        while let c = chars.first {
+            chars = chars.dropFirst()
+            guard c == "%" else { out.append(c); continue }
+            if chars.first == "%" { out.append("%"); chars = chars.dropFirst(); continue }
+            var spec = chars
+            var index: Int?
+            let digits = spec.prefix { $0.isNumber }
+            if !digits.isEmpty, spec.dropFirst(digits.count).first == "$" {
+                index = Int(digits)! - 1
+                spec = spec.dropFirst(digits.count + 1)
+            }
+            let length = spec.prefix { $0 == "l" || $0 == "h" || $0 == "q" }
+            spec = spec.dropFirst(length.count)
+            guard let conversion = spec.first, "@diuxXfs".contains(conversion) else { out.append("%"); continue }
+            chars = spec.dropFirst()
+            let i = index ?? next
+            next = i + 1
+            if i < args.count { out += args[i] } else { warnings.append("\"\(format)\" needs argument \(i + 1), only \(args.count) given; left empty") }
+        }
+        return Resolved(text: out, source: source, warnings: warnings)
+    }
+}
+
+private func catalogLanguage(_ folder: URL) -> String? {
+    guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Localizable.xcstrings").path) else { return nil }
+    return (try? StringCatalog([UInt8](data), file: ""))?.sourceLanguage
+}

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP(S) download through URLSession, streamed to a file and stopped at `cap` bytes (not
+/// after). Redirects must stay on allowed hosts. `cancel()` ends it early (on expiry).
+final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    enum Failure: Error, Equatable {
+        case http(Int), tooLarge(Int), hostNotAllowed(String), transport(String), cancelled
+    }
+
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private let file: URL
+    private let cap: Int
+    private let isAllowed: @Sendable (URL) -> Bool
+    private var handle: FileHandle?
+    private var failure: Failure?
+    private var received = 0
+    private(set) var contentType: String?
+    private var task: URLSessionTask?
+    private var session: URLSession?
+
+    init(to file: URL, cap: Int, isAllowed: @escaping @Sendable (URL) -> Bool) {
+        self.file = file
+        self.cap = cap
+        self.isAllowed = isAllowed
+    }
+
+    /// Blocks until the body is on disk; returns its size.
+    func run(_ url: URL, timeout: Double) throws(Failure) -> Int {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        handle = try? FileHandle(forWritingTo: file)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = max(0.1, timeout)
+        configuration.timeoutIntervalForResource = max(0.1, timeout)
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        lock.withLock {
+            self.session = session
+            task = session.dataTask(with: url)
+            task?.resume()
+        }
+        done.wait()
+        session.finishTasksAndInvalidate()
+        try? handle?.close()
+        if let failure = lock.withLock({ self.failure }) { throw failure }
+        return lock.withLock { received }
+    }
+
+    func cancel() {
+        lock.withLock {
+            if failure == nil { failure = .cancelled }
+            task?.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        contentType = http?.value(forHTTPHeaderField: "Content-Type")
+        if let status = http?.statusCode, !(200..<300).contains(status) { stop(.http(status)); completionHandler(.cancel); return }
+        if response.expectedContentLength > Int64(cap) { stop(.tooLarge(Int(response.expectedContentLength))); completionHandler(.cancel); return }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil else { return }
+        if received + data.count > cap {
+            failure = .tooLarge(received + data.count)
+            task?.cancel()
+            return
+        }
+        received += data.count
+        handle?.write(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        guard let url = request.url, isAllowed(url) else {
+            stop(.hostNotAllowed(request.url?.absoluteString ?? "?"))
+            completionHandler(nil)
+            return
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        lock.withLock {
+            if failure == nil, let error { failure = .transport(error.localizedDescription) }
+            if failure == nil, let http = task.response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
+                failure = .http(http.statusCode) // a redirect that was not followed
+            }
+        }
+        done.signal()
+    }
+
+    private func stop(_ f: Failure) {
+        lock.withLock {
+            if failure == nil { failure = f }
+            task?.cancel()
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Payload
+import Templating
+
+/// Fills fields from JSON data in the app group, keyed by a payload value: for example a
+/// sender id to a display name and an avatar. Each rule's `set` templates see the record.
+struct EnrichStep {
+    let rule: ServiceSettings.EnrichRule
+    let projectFolder: URL
+
+    func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
+        guard let value = content.userInfoString(rule.key) else { return ("skipped", "no \(rule.key) in the payload") }
+        let file = projectFolder.appendingPathComponent(rule.data)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return ("failed", "no data file at \(file.path)") }
+        let json: JSONValue
+        do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { return ("failed", "\(error)") }
+        guard let record = json[value] else { return ("no match", "\(rule.key) \"\(value)\" is not in \(rule.data)") }
+        var userInfo = content.userInfo
+        var changed: [String] = []
+        for (field, source) in rule.set {
+            let text: String
+            do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(TemplateValue(json: record)) } catch {
+                return ("failed", "\(error)")
+            }
+            switch field {
+            case "title": content.title = text
+            case "subtitle": content.subtitle = text
+            case "body": content.body = text
+            case "threadIdentifier", "thread-id": content.threadIdentifier = text
+            default: userInfo[field] = text
+            }
+            changed.append(field)
+        }
+        content.userInfo = userInfo
+        return ("enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", "))")
+    }
+}
+
+extension TemplateValue {
+    init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number(n)
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .list(items.map(TemplateValue.init(json:)))
+        case .object(let members): self = .object(Dictionary(members.map { ($0.key, TemplateValue(json: $0.value)) }) { $1 })
+        }
+    }
+}
