@@ -25,6 +25,7 @@ public struct ServiceSettings: Sendable {
         public var keyIdKey = "key-id"
         /// A JSON object: key id → base64 of a 32-byte key.
         public var keys = "app-group/keys.json"
+        public init() {}
     }
 
     public struct EnrichRule: Sendable {
@@ -34,6 +35,9 @@ public struct ServiceSettings: Sendable {
         public var data: String
         /// Field (title, subtitle, body, or a custom key) → Mustache template over the record.
         public var set: [(field: String, template: String)]
+        public init(key: String, data: String, set: [(field: String, template: String)]) {
+            self.key = key; self.data = data; self.set = set
+        }
     }
 
     public init() {}

@@ -20,19 +20,23 @@ public enum ServiceRunner {
     public static func run(_ extensionInstance: UNNotificationServiceExtension, request: UNNotificationRequest, budget: Double) -> Outcome {
         let start = Date()
         let delivery = Delivery()
-        Thread { extensionInstance.didReceive(request) { delivery.deliver($0) } }.start()
+        // The system calls an extension from several threads; iOS extensions are not Sendable.
+        let instance = Unchecked(extensionInstance)
+        Thread { instance.value.didReceive(request) { delivery.deliver($0) } }.start()
 
         let expiry = max(0, budget - expiryLead(budget: budget))
         if let content = delivery.wait(until: start.addingTimeInterval(expiry)) {
             return Outcome(content: content, delivered: true, deliveredOnExpiry: false, seconds: Date().timeIntervalSince(start))
         }
-        Thread { extensionInstance.serviceExtensionTimeWillExpire() }.start()
+        Thread { instance.value.serviceExtensionTimeWillExpire() }.start()
         if let content = delivery.wait(until: start.addingTimeInterval(budget)) {
             return Outcome(content: content, delivered: true, deliveredOnExpiry: true, seconds: Date().timeIntervalSince(start))
         }
         delivery.close()
         return Outcome(content: request.content, delivered: false, deliveredOnExpiry: false, seconds: Date().timeIntervalSince(start))
     }
+
+    struct Unchecked<T>: @unchecked Sendable { let value: T; init(_ v: T) { value = v } }
 
     /// The content handler's state: the first call wins, calls after the end are ignored.
     final class Delivery: @unchecked Sendable {

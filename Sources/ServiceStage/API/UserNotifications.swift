@@ -158,7 +158,7 @@ open class UNNotificationRequest: NSObject, @unchecked Sendable {
 /// Subclass it and override `didReceive(_:withContentHandler:)`, as on iOS. `ServiceRunner` plays
 /// the system: it calls `didReceive`, then `serviceExtensionTimeWillExpire()` on another thread
 /// shortly before the budget runs out, and shows the original content if the handler never ran.
-open class UNNotificationServiceExtension: NSObject, @unchecked Sendable {
+open class UNNotificationServiceExtension: NSObject {
     public required override init() { super.init() }
 
     open func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {

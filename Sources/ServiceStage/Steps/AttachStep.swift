@@ -64,7 +64,9 @@ final class AttachStep: @unchecked Sendable {
     func inline(_ reference: String, hint: MediaType?) throws(UNError) -> (URL, Int) {
         guard let comma = reference.firstIndex(of: ",") else { throw UNError(.attachmentInvalidURL, "data: URL without a comma") }
         let header = reference[..<comma].lowercased(), body = reference[reference.index(after: comma)...]
-        let cap = hint?.kind.cap ?? MediaType.Kind.video.cap
+        // The cap of the declared kind (data:image/… → 10 MB), else the largest.
+        let declared = header.dropFirst(5).split(separator: "/").first.flatMap { MediaType.Kind(rawValue: $0 == "video" ? "video" : String($0)) }
+        let cap = (hint?.kind ?? declared)?.cap ?? MediaType.Kind.video.cap
         guard body.utf8.count / 4 * 3 <= cap else {
             throw UNError(.attachmentInvalidFileSize, "data: URL holds about \(body.utf8.count / 4 * 3) bytes, over the \(cap)-byte cap; not decoded")
         }
@@ -103,7 +105,9 @@ final class AttachStep: @unchecked Sendable {
         let download = Download(to: temp, cap: cap) { AttachStep.isAllowed($0, allowedHosts) }
         lock.withLock { current = download }
         defer { lock.withLock { current = nil } }
-        do { _ = try download.run(url, timeout: deadline.timeIntervalSinceNow) } catch {
+        // The deadline's expiry cancels the download; the timeout is only a backstop after it
+        // (FoundationNetworking rounds timeouts down to whole seconds).
+        do { _ = try download.run(url, timeout: deadline.timeIntervalSinceNow + 1) } catch {
             switch error {
             case .http(let status): throw UNError(.attachmentInvalidURL, "\(reference): the server answered HTTP \(status)")
             case .tooLarge(let n): throw UNError(.attachmentInvalidFileSize, "\(reference): stopped at \(n) bytes, over the \(cap)-byte cap")

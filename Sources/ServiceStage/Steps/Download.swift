@@ -81,7 +81,9 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         guard let url = request.url, isAllowed(url) else {
-            stop(.hostNotAllowed(request.url?.absoluteString ?? "?"))
+            // Answering nil ends the task with the redirect response; cancelling here as well
+            // makes FoundationNetworking resolve the redirect twice and trap.
+            lock.withLock { if failure == nil { failure = .hostNotAllowed(request.url?.absoluteString ?? "?") } }
             completionHandler(nil)
             return
         }
