@@ -11,10 +11,18 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product pushpreview
 
-# Renders every Examples/ payload into Output/.
+LOCALIZED := Examples/payloads/localized-boarding.apns Examples/payloads/localized-messages.apns
+
+# Renders every Examples/ payload into Output/. Remote media comes from a local server on
+# 127.0.0.1:8765 (Examples/pushpreview.json allows that host), stopped afterwards.
 demo: build
 	@find Output -mindepth 1 ! -name .gitkeep -delete
-	$(BIN) render Examples/payloads/*.apns --device iphone-15 --appearance light,dark --out Output
+	@rm -rf Examples/app-group/cache
+	@python3 -m http.server 8765 --bind 127.0.0.1 --directory Examples/media >/dev/null 2>&1 & echo $$! > .demo-server.pid; sleep 0.5
+	$(BIN) render Examples/payloads/*.apns --device iphone-15 --appearance light,dark --out Output; \
+	  status=$$?; \
+	  $(BIN) render $(LOCALIZED) --device iphone-15 --appearance light --locale en,nl,pl,tr,vi,tl --out Output || status=1; \
+	  kill $$(cat .demo-server.pid) 2>/dev/null; rm -f .demo-server.pid; exit $$status
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -97,7 +97,9 @@ public enum JSONParser {
 
         func error(_ message: String) -> JSONError {
             var line = 1, column = 1
-            for b in bytes[0..<min(i, bytes.count)] { if b == 10 { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 } }
+            // A byte-order mark is invisible in editors: positions start after it.
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            for b in bytes[start..<max(start, min(i, bytes.count))] { if b == 10 { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 } }
             return JSONError(file: file, line: line, column: column, message: message)
         }
 

@@ -35,6 +35,32 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-15-dark-expanded.png").path))
     }
 
+    /// The Examples exercise every service step; `--json` carries the trace contract
+    /// `service: {ran, level, steps: [{step, outcome, ms, bytes, message}]}`.
+    @Test func jsonShowsServiceTraces() throws {
+        let out = temporaryFolder()
+        let r = try run(["render", "Examples/payloads/encrypted-message.apns", "Examples/payloads/enriched-crew.apns",
+                         "Examples/payloads/localized-boarding.apns", "Examples/payloads/plain-alert.apns",
+                         "--out", out.path, "--json", "--locale", "nl"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 4)
+        func steps(_ payload: String) -> (ran: Bool, level: String, steps: [[String: Any]]) {
+            let o = objects.first { ($0["payload"] as? String)?.hasSuffix(payload) == true }
+            let service = o?["service"] as? [String: Any]
+            return (service?["ran"] as? Bool ?? false, service?["level"] as? String ?? "", service?["steps"] as? [[String: Any]] ?? [])
+        }
+        func outcomes(_ s: [[String: Any]]) -> [String] { s.map { "\($0["step"]!):\($0["outcome"]!)" } }
+        let encrypted = steps("encrypted-message.apns")
+        #expect(encrypted.ran && encrypted.level == "full")
+        #expect(outcomes(encrypted.steps) == ["decrypt:decrypted", "enrich:enriched", "attach:attached"])
+        #expect(encrypted.steps.allSatisfy { $0["ms"] is Double || $0["ms"] is Int } && (encrypted.steps.last?["bytes"] as? Int ?? 0) > 0)
+        #expect(outcomes(steps("enriched-crew.apns").steps).contains("enrich:enriched"))
+        let localized = steps("localized-boarding.apns")
+        #expect(!localized.ran && localized.level == "original" && outcomes(localized.steps).filter { $0 == "localize:localized" }.count == 2)
+        #expect(!steps("plain-alert.apns").ran)
+    }
+
     @Test func oneBadPayloadMakesStatusOneAndTheRestStillRender() throws {
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("payloads"), withIntermediateDirectories: true)
