@@ -102,6 +102,21 @@ struct LocalizationTests {
         #expect(note.title == (locale == "nl" ? "Postvak IN" : "Inbox"))
     }
 
+    @Test func stringCatalogMissingKeyAndMissingLocale() throws {
+        let p = ScratchProject()
+        try p.write("Localizable.xcstrings", Self.catalog)
+        let missingKey = try p.run(#"{"aps": {"alert": {"loc-key": "NOPE", "loc-args": ["1"]}}}"#, locale: "pl")
+        #expect(missingKey.body == "NOPE" && missingKey.trace.steps.contains { $0.outcome == "missing" && $0.message.contains("pl, en") })
+        // German is not in the catalog: the source language (en) answers, plural rules and all.
+        let german = try p.run(#"{"aps": {"alert": {"loc-key": "NEW_MESSAGES", "loc-args": ["1", "Jonas"]}}}"#, locale: "de")
+        #expect(german.body == "1 new message from Jonas")
+        #expect(german.trace.steps.contains { $0.message.contains("Localizable.xcstrings (en, one)") })
+        // A broken catalog is reported with its file, and the key is shown.
+        try p.write("Localizable.xcstrings", "{\"strings\": [}")
+        let broken = try p.run(#"{"aps": {"alert": {"loc-key": "INBOX"}}}"#, locale: "en")
+        #expect(broken.body == "INBOX" && broken.trace.steps.contains { $0.outcome == "failed" && $0.message.contains("Localizable.xcstrings") })
+    }
+
     static let catalog = """
     {
       "sourceLanguage": "en", "version": "1.0",
