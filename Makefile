@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench fidelity clean
 
 deps:
 	@scripts/install-deps
@@ -32,6 +32,15 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product pushpreview-bench
 	.build/release/pushpreview-bench
+
+# Our layout and pixels against headless Chromium's on Tests/Fixtures/layout (issue 3's targets).
+FIDELITY_DIR ?= .build/fidelity
+fidelity: deps
+	$(SWIFT) build -c release --product pushpreview-fidelity
+	@rm -rf $(FIDELITY_DIR)
+	.build/release/pushpreview-fidelity prepare $(FIDELITY_DIR)
+	/usr/bin/python3 scripts/chromium-capture.py $(FIDELITY_DIR)
+	.build/release/pushpreview-fidelity compare $(FIDELITY_DIR)
 
 clean:
 	rm -rf .build

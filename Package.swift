@@ -5,9 +5,10 @@ import PackageDescription
 let package = Package(
     name: "PushPreview",
     products: [
-        .library(name: "PushPreview", targets: ["PushPreview"]),
+        .library(name: "PushPreview", targets: ["PushPreview", "Typography"]),
         .executable(name: "pushpreview", targets: ["CLI"]),
         .executable(name: "pushpreview-bench", targets: ["Benchmarks"]),
+        .executable(name: "pushpreview-fidelity", targets: ["Fidelity"]),
     ],
     targets: [
         // Native libraries (Debian 12 / Ubuntu 24.04 packages, installed by scripts/install-deps).
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging"]),
+        .executableTarget(name: "Fidelity", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),

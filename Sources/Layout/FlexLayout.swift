@@ -51,7 +51,7 @@ extension LayoutEngine {
             else { item.base = layoutBox(el, cbWidth: contentWidth, cbHeight: nil, forcedWidth: crossSizeForColumn(el, contentWidth, item.margin, s.alignItems)).box.frame.height }
             // §4.5: the automatic minimum size of an item is its min-content size, unless it clips.
             let explicitMin = cs.borderBoxSize(row ? cs.minWidth : cs.minHeight, base: innerMain, frame: mainFrame)
-            item.minMain = explicitMin ?? (cs.overflowHidden ? mainFrame : row ? minContentWidth(el) - item.margin.horizontal : min(item.base, mainFrame))
+            item.minMain = explicitMin ?? (cs.overflowHidden ? mainFrame : row ? minContentOfContents(el) - item.margin.horizontal : min(item.base, mainFrame))
             if let size = cs.borderBoxSize(row ? cs.width : cs.height, base: innerMain, frame: mainFrame), explicitMin == nil { item.minMain = min(item.minMain, size) }
             item.maxMain = cs.borderBoxSize(row ? cs.maxWidth : cs.maxHeight, base: innerMain, frame: mainFrame) ?? .infinity
             item.hypothetical = min(max(item.base, item.minMain), item.maxMain)

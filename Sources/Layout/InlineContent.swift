@@ -19,10 +19,10 @@ extension LayoutEngine {
                     }
                     text = collapsed
                 } else if let last = text.last { lastWasSpace = last.isWhitespace }
-                if !text.isEmpty { runs.append(.init(text, style: style.textStyle)) }
+                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))) }
             case .element(let e):
                 guard e.style.display != .none else { return }
-                if e.element.tag == "br" { runs.append(.init("\n", style: e.style.textStyle)); lastWasSpace = true; return }
+                if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); lastWasSpace = true; return }
                 for child in e.children { visit(child, e.style) }
             }
         }
@@ -52,6 +52,14 @@ extension LayoutEngine {
         return p
     }
 
+    /// A run's look, with its own line height: CSS gives every inline box its line-height, and
+    /// `normal` depends on the run's font.
+    func runStyle(_ style: ComputedStyle) -> TextStyle {
+        var t = style.textStyle
+        t.lineHeight = style.lineHeight ?? fonts.normalLineHeight(t)
+        return t
+    }
+
     func transform(_ text: String, _ t: ComputedStyle.TextTransform) -> String {
         switch t {
         case .none: return text
@@ -70,10 +78,14 @@ extension LayoutEngine {
     /// The border-box width with every soft wrap opportunity taken (min-content).
     func minContentWidth(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true) }
 
-    private func intrinsicWidth(_ el: StyledElement, minimum: Bool) -> Double {
+    /// The min-content size of the contents alone, ignoring the element's own `width`: the
+    /// content size suggestion of a flex item's automatic minimum (Flexbox §4.5).
+    func minContentOfContents(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true, ownWidth: false) }
+
+    private func intrinsicWidth(_ el: StyledElement, minimum: Bool, ownWidth: Bool = true) -> Double {
         let s = el.style
         let frame = s.frame(0).horizontal + s.marginEdges(0).horizontal
-        if case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }
+        if ownWidth, case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }
         if el.element.tag == "img" { return imageIntrinsicSize(el).width + frame }
         var widths: [Double] = []
         var inline: [StyledNode] = []

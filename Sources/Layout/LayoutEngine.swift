@@ -109,7 +109,10 @@ public final class LayoutEngine {
             missingGlyphs += metrics.missingGlyphs
             y += pendingMargin
             pendingMargin = 0
-            items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height), paragraph: paragraph)))
+            let first = paragraph.runs[0].style
+            let shift = fonts.baselineShift(first, lineHeight: first.lineHeight ?? fonts.normalLineHeight(first))
+            items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
+                                         paragraph: paragraph, baselineShift: shift)))
             y += metrics.height
         }
 
@@ -180,6 +183,7 @@ public final class LayoutEngine {
         box.radii = resolveRadii(s, width: width, height: height)
         box.clipsContent = s.overflowHidden
         box.opacity = s.opacity
+        box.isPositioned = s.position != .static
     }
 
     /// Corner radii in points, scaled down together when they would overlap (Backgrounds 3 §5.5).

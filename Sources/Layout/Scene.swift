@@ -27,6 +27,8 @@ public struct SceneBox: Sendable {
     public var radii: [Double] = [0, 0, 0, 0]
     public var clipsContent = false
     public var opacity = 1.0
+    /// position: relative or absolute — painted after the in-flow content (CSS 2.1 Appendix E).
+    public var isPositioned = false
     public var items: [SceneItem] = []
     /// Where the box came from, for `--layout-json` and messages.
     public var source: SourceInfo
@@ -50,6 +52,8 @@ public enum SceneItem: Sendable {
 public struct SceneText: Sendable {
     public var frame: Rect
     public var paragraph: Paragraph
+    /// Added to y when drawing, so glyphs sit on Chromium's baseline within the same line box.
+    public var baselineShift = 0.0
 }
 
 public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }

@@ -50,10 +50,12 @@ public struct PNGPainter {
             roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
             cairo_clip(cr)
         }
-        for item in box.items {
+        let inFlow = box.items.filter { if case .box(let b) = $0 { return !b.isPositioned }; return true }
+        let positioned = box.items.filter { if case .box(let b) = $0 { return b.isPositioned }; return false }
+        for item in inFlow + positioned {
             switch item {
             case .box(let child): draw(child, cr, &warnings)
-            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
+            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y + text.baselineShift)
             case .image(let image):
                 do { try drawImage(image, cr) } catch { warnings.append("image \(image.source): \(error)") }
             }

@@ -41,6 +41,7 @@ public final class FontSystem {
     let context: OpaquePointer            // PangoContext
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
+    var normalLineHeights: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
 
     public init(fonts: FontSet) throws(TypographyError) {
         self.fonts = fonts

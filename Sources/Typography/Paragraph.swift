@@ -22,6 +22,8 @@ public struct TextStyle: Sendable, Hashable {
     public var letterSpacing = 0.0
     public var underline = false
     public var lineThrough = false
+    /// This run's CSS line-height in points; nil = the paragraph's.
+    public var lineHeight: Double?
     public init() {}
 }
 

@@ -19,6 +19,47 @@ extension FontSystem {
         cairo_restore(cairo)
     }
 
+    /// CSS `line-height: normal` as Chromium computes it: the primary font's ascent and descent,
+    /// each rounded to a whole CSS pixel (Blink's SimpleFontData), plus the line gap.
+    public func normalLineHeight(_ style: TextStyle) -> Double {
+        let m = fontMetrics(style)
+        return m.ascent.rounded() + m.descent.rounded() + m.gap.rounded()
+    }
+
+    /// How far Chromium's baseline sits from Pango's in a line of height `lineHeight`. Blink
+    /// rounds ascent and descent to whole pixels, gives the descent a pixel back from the ascent
+    /// when it was rounded down (subpixel positioning on Linux), and floors the half-leading on
+    /// the ascent side; Pango splits the leading of the unrounded metrics evenly.
+    public func baselineShift(_ style: TextStyle, lineHeight: Double) -> Double {
+        let m = fontMetrics(style)
+        var ascent = m.ascent.rounded(), descent = m.descent.rounded()
+        if descent < m.descent && ascent >= 1 { descent += 1; ascent -= 1 }
+        let blink = ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
+        let pango = m.ascent + (lineHeight - m.ascent - m.descent) / 2
+        return blink - pango
+    }
+
+    private func fontMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double, gap: Double) {
+        let key = "\(style.family)|\(style.size)|\(style.weight)|\(style.italic)"
+        if let known = normalLineHeights[key] { return known }
+        let description = pango_font_description_new()
+        pango_font_description_set_family(description, style.family)
+        pango_font_description_set_absolute_size(description, style.size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(description, PangoWeight(UInt32(style.weight)))
+        pango_font_description_set_style(description, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_context_set_matrix(context, nil)
+        let metrics = pango_context_get_metrics(context, description, pango_language_from_string("en"))
+        let scale = Double(PANGO_SCALE)
+        let ascent = Double(pango_font_metrics_get_ascent(metrics)) / scale
+        let descent = Double(pango_font_metrics_get_descent(metrics)) / scale
+        let height = Double(pango_font_metrics_get_height(metrics)) / scale
+        pango_font_metrics_unref(metrics)
+        pango_font_description_free(description)
+        let value = (ascent, descent, max(0, height - ascent - descent))
+        normalLineHeights[key] = value
+        return value
+    }
+
     private func metrics(of layout: OpaquePointer) -> TextMetrics {
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)
@@ -87,7 +128,7 @@ extension FontSystem {
         if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
         if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
-        if let lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
+        if let lineHeight = s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
         return list.compactMap { $0 }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Imaging
+import Layout
+import Rendering
+import Styling
+import Templating
+import Typography
+
+// `make fidelity`: the browser is the reference. `prepare` renders every fixture in
+// Tests/Fixtures/layout with our engine (PNG, boxes, and the HTML page we emit);
+// scripts/chromium-capture.py has Chromium lay out and screenshot that same page;
+// `compare` prints, per fixture, the largest box difference (pt) and the share of pixels
+// that differ by more than 25%, and checks the targets.
+
+let width = 360.0, scale = 2
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+let fixtures = root.appendingPathComponent("Tests/Fixtures/layout")
+let arguments = CommandLine.arguments
+guard arguments.count == 3, ["prepare", "compare"].contains(arguments[1]) else {
+    print("usage: pushpreview-fidelity prepare|compare WORKDIR")
+    exit(2)
+}
+let work = URL(fileURLWithPath: arguments[2])
+let names = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".html") }.sorted()
+
+struct Box: Codable { var id: String?; var x, y, width, height: Double }
+
+func prepare() throws {
+    let fonts = try FontSystem(fonts: try FontSet.standard())
+    let images = ImageStore()
+    for (i, file) in ["photo.jpg", "tall.png"].enumerated() {
+        let url = fixtures.appendingPathComponent("media/\(file)")
+        if let data = FileManager.default.contents(atPath: url.path) {
+            try images.register("media/\(file)", bytes: [UInt8](data), fileName: "media/\(file)", identity: "\(i)\(url.path)")
+        }
+    }
+    for name in names {
+        let stem = String(name.dropLast(5))
+        let folder = work.appendingPathComponent(stem)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+        let source = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.isLocalURL)
+        let sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
+        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: name)
+        for w in document.warnings + sheets.flatMap(\.warnings) + warnings { print("warning: \(w)") }
+        let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: width)
+        let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
+        let painted = PNGPainter(fonts: fonts, images: images, scale: scale).paint(scene, background: background)
+        try Data(try PNGCodec.encode(painted.image, scale: scale, compressionLevel: 1)).write(to: folder.appendingPathComponent("ours.png"))
+        let boxes = scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        try JSONEncoder().encode(["width": width, "height": scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
+        try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
+        let page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: .light, width: width, background: background, language: "en")
+        try HTMLWriter.html(page) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+        for entry in images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
+    }
+    print("prepared \(names.count) fixtures in \(work.path)")
+}
+
+func compare() throws -> Int32 {
+    var pixelShares: [Double] = []
+    var geometryMisses = 0, missing = 0
+    print("fixture                              max Δbox (pt)   pixels >25% off")
+    for name in names {
+        let stem = String(name.dropLast(5))
+        let folder = work.appendingPathComponent(stem)
+        guard let oursData = FileManager.default.contents(atPath: folder.appendingPathComponent("ours.json").path),
+              let chromeData = FileManager.default.contents(atPath: folder.appendingPathComponent("chrome.json").path),
+              let chromePNG = FileManager.default.contents(atPath: folder.appendingPathComponent("chrome.png").path) else {
+            print("\(stem.padding(toLength: 36, withPad: " ", startingAt: 0)) not captured"); missing += 1; continue
+        }
+        let ours = try JSONDecoder().decode([Box].self, from: oursData), chrome = try JSONDecoder().decode([Box].self, from: chromeData)
+        var worst = 0.0, worstId = ""
+        for box in ours {
+            guard let other = chrome.first(where: { $0.id == box.id }) else { worst = .infinity; worstId = box.id ?? "?"; continue }
+            let d = [abs(box.x - other.x), abs(box.y - other.y), abs(box.width - other.width), abs(box.height - other.height)].max()!
+            if d > worst { worst = d; worstId = box.id ?? "?" }
+        }
+        let a = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.appendingPathComponent("ours.png")))), b = try PNGCodec.decode([UInt8](chromePNG))
+        var differing = 0
+        let w = min(a.width, b.width), h = min(a.height, b.height)
+        for y in 0..<max(a.height, b.height) {
+            for x in 0..<max(a.width, b.width) {
+                guard x < w, y < h else { differing += 1; continue }
+                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                if max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b))) > 64 { differing += 1 }
+            }
+        }
+        let share = Double(differing) / Double(max(a.width, b.width) * max(a.height, b.height))
+        pixelShares.append(share)
+        if worst > 0.5 { geometryMisses += 1 }
+        let geometry = worst.isInfinite ? "missing #\(worstId)" : String(format: "%6.2f %@", worst, worst > 0.5 ? "#" + worstId : "")
+        print("\(stem.padding(toLength: 36, withPad: " ", startingAt: 0)) \(geometry.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%6.2f%%", share * 100))")
+    }
+    let under1 = pixelShares.filter { $0 < 0.01 }.count, under3 = pixelShares.filter { $0 < 0.03 }.count
+    let n = pixelShares.count
+    print("\n\(n) fixtures: geometry within 0.5 pt on \(n - geometryMisses); pixels under 1% on \(under1) (\(n == 0 ? 0 : under1 * 100 / n)%), under 3% on \(under3)")
+    let met = missing == 0 && geometryMisses == 0 && Double(under1) >= 0.9 * Double(n) && under3 == n
+    print(met ? "targets met" : "targets NOT met (geometry ≤ 0.5 pt everywhere; < 1% pixels on 90%, < 3% on all)")
+    return met ? 0 : 1
+}
+
+do {
+    if arguments[1] == "prepare" { try prepare(); exit(0) }
+    exit(try compare())
+} catch {
+    print("pushpreview-fidelity: \(error)")
+    exit(1)
+}

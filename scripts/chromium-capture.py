@@ -1,0 +1,39 @@
+#!/usr/bin/python3
+"""Lays out each prepared fixture page in headless Chromium: box geometry of every element
+with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours.
+Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
+import base64, json, os, sys
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+work = sys.argv[1]
+options = webdriver.ChromeOptions()
+for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none",
+             "--disable-lcd-text", "--force-color-profile=srgb", "--allow-file-access-from-files"]:
+    options.add_argument(flag)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+try:
+    for stem in sorted(os.listdir(work)):
+        folder = os.path.join(work, stem)
+        page = os.path.join(folder, "page.html")
+        if not os.path.exists(page):
+            continue
+        size = json.load(open(os.path.join(folder, "size.json")))
+        w, h, scale = size["width"], max(1, size["height"]), size["scale"]
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": int(w), "height": int(-(-h // 1)), "deviceScaleFactor": scale, "mobile": False})
+        driver.get("file://" + page)
+        driver.execute_script("return document.fonts.ready.then(() => true)")
+        boxes = driver.execute_script("""
+            return Array.from(document.querySelectorAll('[id]')).map(e => {
+                const r = e.getBoundingClientRect();
+                return {id: e.id, x: r.x, y: r.y, width: r.width, height: r.height};
+            });""")
+        json.dump(boxes, open(os.path.join(folder, "chrome.json"), "w"))
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot",
+                                      {"format": "png", "clip": {"x": 0, "y": 0, "width": w, "height": h, "scale": 1},
+                                       "captureBeyondViewport": True})
+        open(os.path.join(folder, "chrome.png"), "wb").write(base64.b64decode(shot["data"]))
+finally:
+    driver.quit()
