@@ -39,6 +39,7 @@ public struct ComputedStyle: Sendable, Equatable {
     public var flexDirection = FlexDirection.row
     public var flexWrap = false
     public var justifyContent = Align.flexStart
+    public var alignContent = Align.normal
     public var alignItems = Align.stretch
     public var alignSelf = Align.auto
     public var flexGrow = 0.0, flexShrink = 1.0

@@ -74,8 +74,17 @@ struct PropertyParser {
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
         case "flex-wrap": s.flexWrap = lower == "wrap"; return lower == "wrap" || lower == "nowrap"
+        case "flex-flow":
+            var ok = true
+            for part in lower.split(whereSeparator: \.isWhitespace).map(String.init) {
+                if let d = ComputedStyle.FlexDirection(rawValue: part) { s.flexDirection = d }
+                else if part == "wrap" || part == "nowrap" { s.flexWrap = part == "wrap" }
+                else { ok = false }
+            }
+            return ok
         case "justify-content": return set(ComputedStyle.Align(rawValue: lower)) { s.justifyContent = $0 }
         case "align-items": return set(ComputedStyle.Align(rawValue: lower)) { s.alignItems = $0 }
+        case "align-content": return set(ComputedStyle.Align(rawValue: lower)) { s.alignContent = $0 }
         case "align-self": return set(ComputedStyle.Align(rawValue: lower)) { s.alignSelf = $0 }
         case "flex-grow": return set(Double(lower)) { s.flexGrow = $0 }
         case "flex-shrink": return set(Double(lower)) { s.flexShrink = $0 }
