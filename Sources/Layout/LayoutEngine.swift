@@ -178,6 +178,8 @@ public final class LayoutEngine {
 
     func decorate(_ box: inout SceneBox, _ s: ComputedStyle, width: Double, height: Double) {
         box.background = s.backgroundColor
+        box.gradient = s.backgroundGradient
+        box.shadows = s.boxShadows
         box.borderWidths = s.borderWidth
         box.borderColors = s.borderColor
         box.radii = resolveRadii(s, width: width, height: height)

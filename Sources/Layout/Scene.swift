@@ -1,3 +1,4 @@
+import Styling
 import Typography
 
 /// A rectangle in points.
@@ -20,6 +21,8 @@ public struct Scene: Sendable {
 public struct SceneBox: Sendable {
     public var frame: Rect
     public var background = RGBA.clear
+    public var gradient: LinearGradient?
+    public var shadows: [BoxShadow] = []
     /// top, right, bottom, left
     public var borderWidths: [Double] = [0, 0, 0, 0]
     public var borderColors: [RGBA] = [.clear, .clear, .clear, .clear]

@@ -39,11 +39,13 @@ public struct PNGPainter {
         cairo_translate(cr, box.frame.x, box.frame.y)
         if box.opacity < 1 { cairo_push_group(cr) }
         let (w, h) = (box.frame.width, box.frame.height)
+        paintShadows(box, cr, scale: Double(scale))
         if box.background.a > 0 {
             roundedRect(cr, 0, 0, w, h, box.radii)
             setColor(cr, box.background)
             cairo_fill(cr)
         }
+        if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii) }
         drawBorders(box, cr)
         if box.clipsContent {
             let b = box.borderWidths

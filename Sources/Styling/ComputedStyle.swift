@@ -33,6 +33,8 @@ public struct ComputedStyle: Sendable, Equatable {
     public var overflowHidden = false
     public var opacity = 1.0
     public var backgroundColor = RGBA.clear
+    public var backgroundGradient: LinearGradient?
+    public var boxShadows: [BoxShadow] = []
     public var objectFit = ObjectFit.fill
 
     // Flex

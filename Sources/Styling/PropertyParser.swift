@@ -70,7 +70,11 @@ struct PropertyParser {
         case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
         case "opacity": return set(Double(lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
-        case "background": return set(color(v)) { s.backgroundColor = $0 }
+        case "background", "background-image":
+            if lower == "none" { s.backgroundGradient = nil; return true }
+            if let g = LinearGradient.parse(v, currentColor: s.color) { s.backgroundGradient = g; return true }
+            return property == "background" && set(color(v)) { s.backgroundColor = $0 }
+        case "box-shadow": return set(BoxShadow.parseList(v, currentColor: s.color, points: points)) { s.boxShadows = $0 }
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
         case "flex-wrap": s.flexWrap = lower == "wrap"; return lower == "wrap" || lower == "nowrap"

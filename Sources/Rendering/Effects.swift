@@ -1,0 +1,94 @@
+internal import CPango
+import Foundation
+import Layout
+import Styling
+
+// Gradients and shadows, the parts of paint cairo has no single call for.
+
+/// The CSS gradient line (Images 3 §3.1.1): through the box centre at `angle`, long enough
+/// that the corners get the first and last colours.
+func paintGradient(_ g: LinearGradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double]) {
+    let a = g.angle * Double.pi / 180
+    let dx = sin(a), dy = -cos(a)
+    let length = abs(w * dx) + abs(h * dy)
+    let pattern = cairo_pattern_create_linear(w / 2 - dx * length / 2, h / 2 - dy * length / 2, w / 2 + dx * length / 2, h / 2 + dy * length / 2)
+    for stop in g.resolvedStops {
+        cairo_pattern_add_color_stop_rgba(pattern, stop.position, stop.color.r, stop.color.g, stop.color.b, stop.color.a)
+    }
+    roundedRect(cr, 0, 0, w, h, radii)
+    cairo_set_source(cr, pattern)
+    cairo_fill(cr)
+    cairo_pattern_destroy(pattern)
+}
+
+/// Outer box shadows (Backgrounds 3 §7.1), the first on top: the spread shape blurred with a
+/// Gaussian of σ = blur / 2 (three box blurs), drawn only outside the border box.
+func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
+    let (w, h) = (box.frame.width, box.frame.height)
+    for shadow in box.shadows.reversed() where shadow.color.a > 0 {
+        let sigma = shadow.blur / 2
+        let pad = (3 * sigma).rounded(.up)
+        let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
+        guard sw > 0, sh > 0 else { continue }
+        let pw = Int32(((sw + 2 * pad) * scale).rounded(.up)), ph = Int32(((sh + 2 * pad) * scale).rounded(.up))
+        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { continue }
+        let mcr = cairo_create(mask)!
+        cairo_scale(mcr, scale, scale)
+        let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
+        roundedRect(mcr, pad, pad, sw, sh, radii)
+        cairo_set_source_rgba(mcr, 0, 0, 0, 1)
+        cairo_fill(mcr)
+        cairo_destroy(mcr)
+        cairo_surface_flush(mask)
+        blurA8(cairo_image_surface_get_data(mask)!, width: Int(pw), height: Int(ph), stride: Int(cairo_image_surface_get_stride(mask)), sigma: sigma * scale)
+        cairo_surface_mark_dirty(mask)
+        cairo_surface_set_device_scale(mask, scale, scale)
+
+        cairo_save(cr)
+        // Not under the box itself: clip to everything outside its border box.
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_rectangle(cr, -10_000, -10_000, 20_000 + w, 20_000 + h)
+        roundedRect(cr, 0, 0, w, h, box.radii)
+        cairo_clip(cr)
+        setColor(cr, shadow.color)
+        cairo_mask_surface(cr, mask, shadow.x - shadow.spread - pad, shadow.y - shadow.spread - pad)
+        cairo_restore(cr)
+        cairo_surface_destroy(mask)
+    }
+}
+
+/// Three box blurs approximate a Gaussian of `sigma` pixels (the widths from Kovesi's
+/// "boxes for Gauss"), horizontally then vertically, in place.
+func blurA8(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double) {
+    guard sigma > 0.5 else { return }
+    let n = 3.0
+    var lower = Int((12 * sigma * sigma / n + 1).squareRoot())
+    if lower % 2 == 0 { lower -= 1 }
+    let m = Int(((12 * sigma * sigma - n * Double(lower * lower) - 4 * n * Double(lower) - 3 * n) / (-4 * Double(lower) - 4)).rounded())
+    let radii = (0..<3).map { ($0 < m ? lower : lower + 2) / 2 }
+    var line = [Int](repeating: 0, count: max(width, height))
+    for r in radii where r > 0 {
+        let window = 2 * r + 1
+        for y in 0..<height { // horizontal
+            let row = data + y * stride
+            for x in 0..<width { line[x] = Int(row[x]) }
+            var sum = 0
+            for x in -r...r { sum += x >= 0 && x < width ? line[x] : 0 }
+            for x in 0..<width {
+                row[x] = UInt8((sum + window / 2) / window)
+                let add = x + r + 1, drop = x - r
+                sum += (add < width ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+            }
+        }
+        for x in 0..<width { // vertical
+            for y in 0..<height { line[y] = Int(data[y * stride + x]) }
+            var sum = 0
+            for y in -r...r { sum += y >= 0 && y < height ? line[y] : 0 }
+            for y in 0..<height {
+                data[y * stride + x] = UInt8((sum + window / 2) / window)
+                let add = y + r + 1, drop = y - r
+                sum += (add < height ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+            }
+        }
+    }
+}
