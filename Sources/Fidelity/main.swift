@@ -41,7 +41,8 @@ func prepare() throws {
         let source = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
         let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.isLocalURL)
         let sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
-        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: name)
+        let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light
+        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name)
         for w in document.warnings + sheets.flatMap(\.warnings) + warnings { print("warning: \(w)") }
         let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: width)
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
@@ -50,7 +51,7 @@ func prepare() throws {
         let boxes = scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         try JSONEncoder().encode(["width": width, "height": scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
         try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
-        let page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: .light, width: width, background: background, language: "en")
+        let page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: appearance, width: width, background: background, language: "en")
         try HTMLWriter.html(page) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         for entry in images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
     }
