@@ -5,7 +5,7 @@ import PackageDescription
 let package = Package(
     name: "PushPreview",
     products: [
-        .library(name: "PushPreview", targets: ["PushPreview", "Typography"]),
+        .library(name: "PushPreview", targets: ["PushPreview", "Typography", "Templating"]),
         .executable(name: "pushpreview", targets: ["CLI"]),
         .executable(name: "pushpreview-bench", targets: ["Benchmarks"]),
         .executable(name: "pushpreview-fidelity", targets: ["Fidelity"]),

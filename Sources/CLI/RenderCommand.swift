@@ -16,6 +16,7 @@ enum RenderCommand {
       --appearance LIST   light,dark (default light)
       --locale LIST       e.g. en,nl (adds the locale to file names)
       --format LIST       html,png (default both)
+      --template FILE     a custom-view template (HTML + Mustache), drawn in place of the attachment
       --time-budget S     service-stage budget in seconds (default: the project's, else 30)
       --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
       --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
@@ -52,7 +53,7 @@ enum RenderCommand {
                 guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
                 options.timeBudget = seconds
             }
-            if a.value("template") != nil { throw Arguments.UsageError(description: "--template is not implemented yet") }
+            options.template = a.value("template").map { URL(fileURLWithPath: $0) }
         } catch {
             printError("pushpreview render: \(error)\n\n\(help)")
             return 2

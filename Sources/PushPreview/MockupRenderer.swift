@@ -18,6 +18,8 @@ public struct RenderOptions: Sendable {
     public var formats: Set<String> = ["html", "png"]
     public var outputFolder = URL(fileURLWithPath: "Output")
     public var layoutJSON = false
+    /// A custom-view template to use instead of the category's (`--template`).
+    public var template: URL?
     /// Overrides the project's service-stage time budget (`--time-budget`).
     public var timeBudget: Double?
     /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
@@ -132,7 +134,16 @@ public final class MockupRenderer {
 
         let context = TemplateContext(notification: notification, appName: project.appName, appIconSource: iconSource, device: device,
                                       appearance: appearance, locale: locale, attachmentSources: sources)
-        let composition = try contentStage.compose(.expanded, context: context) { images.entries[$0] != nil || Sanitizer.isLocalURL($0) && $0.hasPrefix("data:") }
+        var customView: ContentStage.CustomView?
+        if let template = options.template {
+            guard let data = FileManager.default.contents(atPath: template.path) else {
+                throw TemplateError(file: template.path, line: 0, message: "no such template file")
+            }
+            customView = .init(source: String(decoding: data, as: UTF8.self), file: template.path)
+        }
+        let composition = try contentStage.compose(.expanded, context: context, customView: customView) {
+            images.entries[$0] != nil || Sanitizer.isLocalURL($0) && $0.hasPrefix("data:")
+        }
         result.warnings += composition.warnings.map(\.description)
         let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance)
             .resolve(composition.document.body, file: composition.document.file)

@@ -7,6 +7,21 @@ struct PropertyParser {
     let rootFontSize: Double
     let parent: ComputedStyle
 
+    /// Every property `apply` knows; any other is reported when a style sheet is read.
+    static let supported: Set<String> = [
+        "display", "position", "top", "right", "bottom", "left", "inset", "width", "height", "min-width", "min-height",
+        "max-width", "max-height", "margin", "margin-top", "margin-right", "margin-bottom", "margin-left",
+        "padding", "padding-top", "padding-right", "padding-bottom", "padding-left",
+        "border", "border-top", "border-right", "border-bottom", "border-left", "border-width", "border-color", "border-style",
+        "border-radius", "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius", "border-bottom-left-radius",
+        "box-sizing", "aspect-ratio", "overflow", "opacity", "background-color", "background", "background-image", "box-shadow",
+        "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
+        "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
+        "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform",
+        "text-decoration", "text-decoration-line", "white-space", "overflow-wrap", "word-wrap", "word-break", "direction",
+        "-webkit-line-clamp", "line-clamp", "text-overflow", "-webkit-box-orient",
+    ]
+
     func apply(_ property: String, _ raw: String, to s: inout ComputedStyle) -> Bool {
         let v = raw.trimmed
         let lower = v.lowercased()

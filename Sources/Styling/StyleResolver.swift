@@ -51,7 +51,7 @@ public struct StyleResolver: Sendable {
             }
         }
         if let inline = element[attribute: "style"] {
-            for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, 1_000_000, order, file)); order += 1 }
+            for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, 1_000_000, order, element.file ?? file)); order += 1 }
         }
         matched.sort { ($0.decl.important ? 1 : 0, $0.rank, $0.order) < ($1.decl.important ? 1 : 0, $1.rank, $1.order) }
 
@@ -63,9 +63,11 @@ public struct StyleResolver: Sendable {
             let value = substituteVariables(m.decl.value, style.customProperties)
             let lower = value.lowercased()
             if lower == "inherit" || lower == "initial" || lower == "unset" { continue } // the defaults already do this
-            if !parser.apply(m.decl.property, value, to: &style) {
-                warnings.append(TemplateWarning(file: m.file, line: m.decl.line,
-                    message: "CSS \(m.decl.property): \(m.decl.value) is not supported by the PNG renderer; it is ignored there and the browser may differ"))
+            let known = PropertyParser.supported.contains(m.decl.property)
+            // Unknown properties in sheets were reported when the sheet was read; inline ones here.
+            if !parser.apply(m.decl.property, value, to: &style), known || m.rank == 1_000_000 {
+                let warning = TemplateWarning(file: m.file, line: m.decl.line, message: Stylesheet.unsupported(m.decl))
+                if !warnings.contains(warning) { warnings.append(warning) }
             }
         }
 

@@ -56,7 +56,11 @@ public struct Stylesheet: Sendable {
                 warn(line, "selector \"\(selectorText.trimmed)\" is not supported (type, class, id, *, descendant and > child); rule ignored")
                 continue
             }
-            rules.append(Rule(selectors: selectors, declarations: Self.declarations(body, line: bodyLine), colorScheme: colorScheme))
+            let declarations = Self.declarations(body, line: bodyLine)
+            for d in declarations where !d.property.hasPrefix("--") && !PropertyParser.supported.contains(d.property) {
+                warn(d.line, Self.unsupported(d))
+            }
+            rules.append(Rule(selectors: selectors, declarations: declarations, colorScheme: colorScheme))
         }
     }
 
@@ -87,6 +91,10 @@ public struct Stylesheet: Sendable {
                                    value: value, important: important, line: currentLine + leading))
         }
         return out
+    }
+
+    static func unsupported(_ d: Declaration) -> String {
+        "CSS \(d.property): \(d.value) is not supported by the PNG renderer; it is ignored there and the browser may differ"
     }
 
     private mutating func warn(_ line: Int, _ message: String) {

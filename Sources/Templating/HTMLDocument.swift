@@ -5,6 +5,8 @@ public struct Element: Sendable, Equatable {
     public var children: [HTMLNode]
     /// 1-based line in the template the element came from (0 = generated).
     public var line: Int
+    /// The template file the element came from, where a page is put together from several.
+    public var file: String?
 
     public struct Attribute: Sendable, Equatable {
         public var name: String
@@ -12,13 +14,27 @@ public struct Element: Sendable, Equatable {
         public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
-    public init(tag: String, attributes: [Attribute] = [], children: [HTMLNode] = [], line: Int = 0) {
-        self.tag = tag; self.attributes = attributes; self.children = children; self.line = line
+    public init(tag: String, attributes: [Attribute] = [], children: [HTMLNode] = [], line: Int = 0, file: String? = nil) {
+        self.tag = tag; self.attributes = attributes; self.children = children; self.line = line; self.file = file
     }
 
     public subscript(attribute name: String) -> String? { attributes.first { $0.name == name }?.value }
     public var id: String? { self[attribute: "id"] }
     public var classes: [String] { (self[attribute: "class"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init) }
+}
+
+extension Element {
+    /// This tree with the children of the element whose id is `id` replaced; false when absent.
+    public mutating func replaceChildren(ofId id: String, with children: [HTMLNode]) -> Bool {
+        if self.id == id { self.children = children; return true }
+        for i in self.children.indices {
+            if case .element(var e) = self.children[i], e.replaceChildren(ofId: id, with: children) {
+                self.children[i] = .element(e)
+                return true
+            }
+        }
+        return false
+    }
 }
 
 public enum HTMLNode: Sendable, Equatable {

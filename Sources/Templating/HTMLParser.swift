@@ -29,7 +29,7 @@ public enum HTMLParser {
         var body = Element(tag: "body")
         var node = xmlDocGetRootElement(doc)?.pointee.children
         while let n = node {
-            if n.pointee.type == XML_ELEMENT_NODE, name(n) == "body" { body = convert(n, sheets: &sheets) }
+            if n.pointee.type == XML_ELEMENT_NODE, name(n) == "body" { body = convert(n, file: file, sheets: &sheets) }
             node = n.pointee.next
         }
         return HTMLDocument(file: file, body: body, styleSheets: sheets, warnings: warnings)
@@ -40,7 +40,7 @@ public enum HTMLParser {
     }
 
     /// Iterative copy: a hostile template nests thousands of elements deep.
-    private static func convert(_ root: UnsafeMutablePointer<xmlNode>, sheets: inout [(String, Int)]) -> Element {
+    private static func convert(_ root: UnsafeMutablePointer<xmlNode>, file: String, sheets: inout [(String, Int)]) -> Element {
         func shallow(_ n: UnsafeMutablePointer<xmlNode>) -> Element {
             var attributes: [Element.Attribute] = []
             var a = n.pointee.properties
@@ -54,7 +54,7 @@ public enum HTMLParser {
                 attributes.append(.init(key, value))
                 a = attr.pointee.next
             }
-            return Element(tag: name(n), attributes: attributes, line: Int(xmlGetLineNo(n)))
+            return Element(tag: name(n), attributes: attributes, line: Int(xmlGetLineNo(n)), file: file)
         }
         // Depth-first with an explicit stack of (element, next child to visit).
         var stack: [(Element, UnsafeMutablePointer<xmlNode>?)] = [(shallow(root), root.pointee.children)]

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Layout
+import PushPreview
+
+/// `--template FILE`: a custom view drawn inside the notification, sanitized and styled as its
+/// own file; hostile and broken templates render or fail with a message naming the file.
+struct TemplateOptionTests {
+    func render(_ template: String, name: String = "view.html") throws -> MockupResult {
+        let folder = temporaryFolder()
+        let file = folder.appendingPathComponent(name)
+        try Data(template.utf8).write(to: file)
+        var options = RenderOptions()
+        options.outputFolder = folder.appendingPathComponent("Output")
+        options.template = file
+        options.layoutJSON = true
+        return try #require(try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
+                                                        project: try Project(folder: examples), options: options).first)
+    }
+
+    @Test func customViewIsLaidOutInsideTheCard() throws {
+        let r = try render(#"<style>.v { height: 120px; background: #e76f51 }</style><div class="v" id="v">{{title}}</div>"#)
+        #expect(r.errors.isEmpty, "\(r.errors)")
+        let boxes = try JSONDecoder().decode([LaidOutBox].self, from: Data(contentsOf: URL(fileURLWithPath: r.outputs.first { $0.hasSuffix(".layout.json") }!)))
+        let view = try #require(boxes.first { $0.id == "v" })
+        let card = try #require(boxes.first { $0.id == "notification" })
+        #expect(view.height == 120 && view.y > card.y && view.y + view.height < card.y + card.height)
+        let html = try String(contentsOfFile: r.outputs.first { $0.hasSuffix(".html") }!, encoding: .utf8)
+        #expect(html.contains("Ferry departs in 10 minutes</div>") && html.contains(".v { height: 120px"))
+    }
+
+    @Test func hostileTemplateRendersWithWarningsNamingItsLines() throws {
+        let r = try render("""
+        <div onclick="x()">hello</div>
+        <script>alert(1)</script>
+        <style>.a { color: red; unknown-thing: 4px } .b { background: url(http://evil.example/a.png) }</style>
+        <img src="http://evil.example/pixel.gif">
+        <div style="float: left">floated</div>
+        """, name: "hostile.html")
+        #expect(r.errors.isEmpty && r.outputs.count == 3, "\(r.errors)")
+        let w = r.warnings.joined(separator: "\n")
+        #expect(w.contains("hostile.html:1: removed event handler onclick"))
+        #expect(w.contains("hostile.html:2: removed <script>"))
+        #expect(w.contains("hostile.html:3") && w.contains("unknown-thing"))
+        #expect(w.contains("hostile.html:4: removed src="))
+        #expect(w.contains("hostile.html:5") && w.contains("float"))
+        let html = try String(contentsOfFile: r.outputs.first { $0.hasSuffix(".html") }!, encoding: .utf8)
+        #expect(!html.contains("evil.example") && !html.contains("<script") && !html.contains("onclick"))
+    }
+
+    @Test func brokenMustacheAndMissingFilesFailThatMockupOnly() throws {
+        let broken = try render("<div>{{#items}}never closed</div>", name: "broken.html")
+        #expect(broken.errors.first?.contains("broken.html:1") == true, "\(broken.errors)")
+        var options = RenderOptions()
+        options.outputFolder = temporaryFolder()
+        options.template = URL(fileURLWithPath: "/nonexistent/view.html")
+        let missing = try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
+                                                project: try Project(folder: examples), options: options)
+        #expect(missing.first?.errors.first?.contains("/nonexistent/view.html") == true)
+    }
+}
