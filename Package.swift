@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
         .executableTarget(name: "Fidelity", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

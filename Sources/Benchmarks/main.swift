@@ -1,6 +1,10 @@
 import Foundation
 import Imaging
+import Layout
 import PushPreview
+import Rendering
+import Styling
+import Templating
 import Typography
 
 // `make bench`: prints numbers, asserts nothing. Peak memory is measured in a child process
@@ -23,10 +27,12 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 let arguments = CommandLine.arguments
 if arguments.count == 3 && arguments[1] == "thumbnail-child" {
     // Child: thumbnail one file to 120x120 and report time and peak RSS.
-    let data = [UInt8](FileManager.default.contents(atPath: arguments[2])!)
+    let before = peakRSSMegabytes()
+    let data = try ImageFile.read(arguments[2])
     var thumb: RGBAImage?
     let t = try seconds { thumb = try Thumbnailer.thumbnail(data, width: 120, height: 120) }
-    print(String(format: "%.1f ms  %.1f MB peak RSS  (%dx%d)", t * 1000, peakRSSMegabytes(), thumb!.width, thumb!.height))
+    print(String(format: "%.1f ms  %.1f MB peak RSS (process before reading the file: %.1f MB)  (%dx%d)",
+                 t * 1000, peakRSSMegabytes(), before, thumb!.width, thumb!.height))
     exit(0)
 }
 
@@ -60,7 +66,28 @@ for name in ["plain-alert", "image-jpeg"] {
                  name, png.width, png.height, total / Double(runs) * 1000, encode / Double(runs) * 1000, encode / total * 100))
 }
 
-// 2. Thumbnails of 6000x4000 photos, baseline and progressive, each in a fresh process.
+// 2. A template with 20 boxes and 300 words at @3x, warm: layout, paint and PNG encoding apart.
+do {
+    let words = (0..<300).map { ["harbour", "ferry", "crossing", "pier", "tide", "boarding", "westhaven", "knots", "mooring", "sunset"][$0 % 10] }
+    var html = "<style>.b { display: flex; gap: 6px; padding: 6px; margin: 2px 8px; border-radius: 8px; background: #f1faee; font-size: 13px; line-height: 17px } .b > div { flex: 1 }</style>"
+    for i in 0..<20 { html += "<div class=\"b\" id=\"b\(i)\"><div>\(words[(i * 15)..<(i * 15 + 15)].joined(separator: " "))</div></div>" }
+    let document = try HTMLParser.parse(html, file: "bench.html")
+    let sheets = document.styleSheets.map { Stylesheet($0.text, file: "bench.html") }
+    let (styled, _) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: "bench.html")
+    let fonts = try FontSystem(fonts: try FontSet.standard())
+    let engine = LayoutEngine(fonts: fonts) { _ in nil }
+    let painter = PNGPainter(fonts: fonts, images: ImageStore(), scale: 3)
+    var scene = engine.layout(styled, width: 393)
+    var image = painter.paint(scene, background: .white).image
+    let runs = 20
+    let layout = seconds { for _ in 0..<runs { scene = engine.layout(styled, width: 393) } }
+    let paint = seconds { for _ in 0..<runs { image = painter.paint(scene, background: .white).image } }
+    let encode = try seconds { for _ in 0..<runs { _ = try PNGCodec.encode(image, scale: 3, compressionLevel: 3, filters: 0x08) } }
+    print(String(format: "\ntemplate, 20 boxes and 300 words @3x (%dx%d), warm: layout %.1f ms, paint %.1f ms, PNG encoding %.1f ms",
+                 image.width, image.height, layout / Double(runs) * 1000, paint / Double(runs) * 1000, encode / Double(runs) * 1000))
+}
+
+// 3. Thumbnails of 6000x4000 photos, baseline and progressive, each in a fresh process.
 print("")
 var photo = [UInt8](repeating: 0, count: 6000 * 4000 * 4)
 var seed: UInt32 = 12345

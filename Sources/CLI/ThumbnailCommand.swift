@@ -29,12 +29,13 @@ enum ThumbnailCommand {
                 clip = .init(x: v[0], y: v[1], width: v[2], height: v[3])
             }
             guard let frame = Int(a.value("frame") ?? "0"), frame >= 0 else { throw Arguments.UsageError(description: "--frame takes a whole number ≥ 0") }
-            guard let data = FileManager.default.contents(atPath: input) else {
-                printError("\(input): no such file")
-                return 1
-            }
             do {
-                let image = try Thumbnailer.thumbnail([UInt8](data), width: size.0, height: size.1, fit: fit, clip: clip, frame: frame)
+                let data: [UInt8]
+                do { data = try ImageFile.read(input) } catch {
+                    printError(error.description)
+                    return 1
+                }
+                let image = try Thumbnailer.thumbnail(data, width: size.0, height: size.1, fit: fit, clip: clip, frame: frame)
                 try OutputFile.write(try PNGCodec.encode(image), to: URL(fileURLWithPath: out))
                 print("\(out): \(image.width)x\(image.height)")
                 return 0

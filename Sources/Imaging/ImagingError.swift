@@ -12,6 +12,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible {
     case noSuchFrame(requested: Int, available: Int)
     /// Writing failed.
     case encodingFailed(String)
+    /// The file does not exist or cannot be read.
+    case unreadable(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible {
         case .noSuchFrame(let requested, let available):
             return "frame \(requested) asked for, but the GIF has \(available) frame\(available == 1 ? "" : "s") (frames count from 0)"
         case .encodingFailed(let why): return "could not encode the image: \(why)"
+        case .unreadable(let path): return "\(path): no such file, or it cannot be read"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Payload
 
 /// The service stage: the system's localization of the alert, then the Notification Service
@@ -75,6 +76,8 @@ public struct ServiceStage: Sendable {
         return content.copy() as! UNNotificationContent
     }
 
+    static let attachmentReadLimits: ImageLimits = { var l = ImageLimits(); l.maxFileSize = MediaType.Kind.video.cap; return l }()
+
     func delivered(_ content: UNNotificationContent, trace: TraceRecorder) -> DeliveredNotification {
         let frozen = trace.freeze()
         var t = ServiceTrace()
@@ -82,7 +85,7 @@ public struct ServiceStage: Sendable {
         t.level = frozen.original ? .original : .full
         let attachments = content.attachments.map { a in
             Attachment(identifier: a.identifier, kind: MediaType(uti: a.type)?.kind ?? .image, uti: a.type, path: a.url.path,
-                       bytes: [UInt8]((try? Data(contentsOf: a.url)) ?? Data()), thumbnailHidden: a.thumbnailHidden,
+                       bytes: (try? ImageFile.read(a.url.path, limits: Self.attachmentReadLimits)) ?? [], thumbnailHidden: a.thumbnailHidden,
                        clippingRect: a.thumbnailClippingRect.map { [$0.x, $0.y, $0.width, $0.height] }, thumbnailTime: a.thumbnailTime)
         }
         return DeliveredNotification(title: content.title, subtitle: content.subtitle, body: content.body,

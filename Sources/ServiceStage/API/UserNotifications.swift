@@ -71,7 +71,7 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
         guard size > 0, size <= declared.kind.cap else {
             throw UNError(.attachmentInvalidFileSize, "\(url.lastPathComponent) is \(size) bytes; \(declared.kind.rawValue) attachments may be 1 to \(declared.kind.cap) bytes")
         }
-        let bytes = [UInt8]((try? Data(contentsOf: url)) ?? Data())
+        let bytes = (try? ImageFile.read(url.path, limits: { var l = ImageLimits(); l.maxFileSize = declared.kind.cap; return l }())) ?? []
         guard let actual = MediaType(sniffing: bytes) else {
             throw UNError(.attachmentUnrecognizedType, "\(url.lastPathComponent) is not an image, audio or movie file this tool recognizes")
         }
