@@ -101,7 +101,7 @@ extension LayoutEngine {
             children.append(StyledElement(element: .init(tag: "anonymous"), style: anonymous, children: text))
         }
         for child in container.children {
-            if case .element(let e) = child, e.element.tag != "br" && (e.style.display != .inline || e.element.tag == "img" || e.style.position == .absolute) {
+            if case .element(let e) = child, e.element.tag != "br" && (e.style.display != .inline || e.element.tag == "img" || e.element.tag == "svg" || e.style.position == .absolute) {
                 flushText()
                 if e.style.display != .none && e.style.position != .absolute { children.append(e) }
             } else { text.append(child) }

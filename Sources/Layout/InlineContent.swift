@@ -87,6 +87,7 @@ extension LayoutEngine {
         let frame = s.frame(0).horizontal + s.marginEdges(0).horizontal
         if ownWidth, case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }
         if el.element.tag == "img" { return imageIntrinsicSize(el).width + frame }
+        if el.element.tag == "svg" { return svgIntrinsicSize(el).width + frame }
         var widths: [Double] = []
         var inline: [StyledNode] = []
         func flush() {

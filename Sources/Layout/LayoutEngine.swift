@@ -37,7 +37,7 @@ public final class LayoutEngine {
         let s = el.style
         let frame = s.frame(cbWidth)
         let margin = s.marginEdges(cbWidth)
-        let intrinsic = el.element.tag == "img" ? imageIntrinsicSize(el) : nil
+        let intrinsic = el.element.tag == "img" ? imageIntrinsicSize(el) : el.element.tag == "svg" ? svgIntrinsicSize(el) : nil
 
         // Width (§10.3.3; shrink-to-fit §10.3.5 for floats, inline-blocks, absolutes and flex items).
         var width: Double
@@ -65,7 +65,10 @@ public final class LayoutEngine {
 
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
         var usedHeight: Double
-        if let intrinsic {
+        if intrinsic != nil, el.element.tag == "svg" {
+            box.items.append(.vector(SVGReader.read(el, frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0))))
+            usedHeight = contentHeight ?? 0
+        } else if let intrinsic {
             box.items.append(.image(SceneImage(frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0),
                                                source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
                                                intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
@@ -84,10 +87,15 @@ public final class LayoutEngine {
         var height = definiteHeight ?? (usedHeight + frame.vertical)
         if forcedHeight == nil { height = s.clampHeight(height, cbHeight: cbHeight, frame: frame.vertical) }
         box.frame.height = height
-        if let last = box.items.indices.last, case .image(var image) = box.items[last], intrinsic != nil {
-            image.frame.height = height - frame.vertical
-            image.radii = resolveRadii(s, width: width, height: height)
-            box.items[last] = .image(image)
+        if let last = box.items.indices.last, intrinsic != nil {
+            if case .image(var image) = box.items[last] {
+                image.frame.height = height - frame.vertical
+                image.radii = resolveRadii(s, width: width, height: height)
+                box.items[last] = .image(image)
+            } else if case .vector(var vector) = box.items[last] {
+                vector.frame.height = height - frame.vertical
+                box.items[last] = .vector(vector)
+            }
         }
         decorate(&box, s, width: width, height: height)
         layoutAbsolutes(el, in: &box, frame: frame)
@@ -140,7 +148,7 @@ public final class LayoutEngine {
     func isBlockLevel(_ el: StyledElement) -> Bool {
         switch el.style.display {
         case .block, .flex, .none, .inlineBlock: return true
-        case .inline: return el.element.tag == "img" || el.style.position == .absolute
+        case .inline: return el.element.tag == "img" || el.element.tag == "svg" || el.style.position == .absolute
         }
     }
 
@@ -202,6 +210,20 @@ public final class LayoutEngine {
         let attr = { (name: String) in el.element[attribute: name].flatMap(Double.init) }
         if let size = imageSize(el.element[attribute: "src"] ?? "") { return size }
         return (attr("width") ?? 0, attr("height") ?? 0)
+    }
+
+    /// An inline `<svg>`'s size: its width and height attributes, else the viewBox's ratio at
+    /// the default 300x150 (CSS Images 3 §5.2, SVG 2 §8.2).
+    func svgIntrinsicSize(_ el: StyledElement) -> (width: Double, height: Double) {
+        let w = el.element[attribute: "width"].flatMap { Double($0.replacing("px", with: "")) }
+        let h = el.element[attribute: "height"].flatMap { Double($0.replacing("px", with: "")) }
+        if let w, let h { return (w, h) }
+        if let box = SVGReader.viewBox(el.element) {
+            if let w { return (w, w * box.height / box.width) }
+            if let h { return (h * box.width / box.height, h) }
+            return (300, 300 * box.height / box.width)
+        }
+        return (w ?? 300, h ?? 150)
     }
 
     func sourceInfo(_ e: Element) -> SourceInfo { SourceInfo(tag: e.tag, id: e.id, classes: e.classes, line: e.line) }

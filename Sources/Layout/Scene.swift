@@ -50,6 +50,7 @@ public enum SceneItem: Sendable {
     case box(SceneBox)
     case text(SceneText)
     case image(SceneImage)
+    case vector(SceneVector)
 }
 
 public struct SceneText: Sendable {

@@ -60,6 +60,7 @@ public struct PNGPainter {
             case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y + text.baselineShift)
             case .image(let image):
                 do { try drawImage(image, cr) } catch { warnings.append("image \(image.source): \(error)") }
+            case .vector(let vector): paintVector(vector, cr)
             }
         }
         if box.opacity < 1 {

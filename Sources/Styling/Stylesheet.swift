@@ -171,7 +171,7 @@ struct CSSScanner {
 }
 
 extension StringProtocol {
-    var trimmed: String {
+    public var trimmed: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

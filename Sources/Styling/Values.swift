@@ -29,8 +29,9 @@ public enum Length: Sendable, Equatable {
     }
 }
 
-enum ColorParser {
-    static func parse(_ text: String, currentColor: RGBA) -> RGBA? {
+/// CSS colours: hex (3, 4, 6, 8 digits), rgb[a](), hsl[a](), named, transparent, currentColor.
+public enum ColorParser {
+    public static func parse(_ text: String, currentColor: RGBA) -> RGBA? {
         let t = text.trimmed.lowercased()
         if t == "currentcolor" { return currentColor }
         if t == "transparent" { return .clear }
