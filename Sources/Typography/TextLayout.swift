@@ -10,13 +10,61 @@ extension FontSystem {
     }
 
     /// Draws the paragraph with its top-left at (x, y) in the cairo context's user space.
+    ///
+    /// Glyphs are filled as outlines, run by run in the run's colour: cairo 1.16 puts bitmap
+    /// glyphs on whole device pixels, while Chromium places them at sub-pixel positions, and
+    /// outlines keep the exact positions. Colour emoji are bitmaps and are drawn as such.
     public func draw(_ paragraph: Paragraph, cairo: OpaquePointer, x: Double, y: Double) {
         let layout = makeLayout(paragraph)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        let scale = Double(PANGO_SCALE)
+        guard let iter = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iter) }
         cairo_save(cairo)
-        cairo_move_to(cairo, x, y)
-        pango_cairo_show_layout(cairo, layout)
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
+                  let glyphs = run.pointee.glyphs, let font = item.pointee.analysis.font else { continue }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_run_extents(iter, nil, &logical)
+            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            let runX = x + Double(logical.x) / scale, runY = y + baseline
+            let look = RunLook(item.pointee.analysis.extra_attrs)
+            cairo_move_to(cairo, runX, runY)
+            if isColorFont(font) {
+                pango_cairo_show_glyph_string(cairo, font, glyphs)
+            } else {
+                cairo_set_source_rgba(cairo, look.color.r, look.color.g, look.color.b, look.color.a)
+                pango_cairo_glyph_string_path(cairo, font, glyphs)
+                cairo_fill(cairo)
+            }
+            if look.underline || look.strikethrough {
+                let metrics = pango_font_get_metrics(font, nil)
+                let width = Double(logical.width) / scale
+                cairo_set_source_rgba(cairo, look.color.r, look.color.g, look.color.b, look.color.a)
+                // Blink's placement: an underline a gap of max(1, ⌈thickness/2⌉) below the
+                // baseline; a line-through at the font's rounded strikeout position; whole pixels.
+                if look.underline {
+                    let thickness = max(1, (Double(pango_font_metrics_get_underline_thickness(metrics)) / scale).rounded())
+                    cairo_rectangle(cairo, runX, runY + max(1, (thickness / 2).rounded(.up)), width, thickness)
+                }
+                if look.strikethrough {
+                    let thickness = max(1, (Double(pango_font_metrics_get_strikethrough_thickness(metrics)) / scale).rounded())
+                    let position = (Double(pango_font_metrics_get_strikethrough_position(metrics)) / scale).rounded()
+                    cairo_rectangle(cairo, runX, runY - position - thickness, width, thickness)
+                }
+                cairo_fill(cairo)
+                pango_font_metrics_unref(metrics)
+            }
+        } while pango_layout_iter_next_run(iter) != 0
         cairo_restore(cairo)
+    }
+
+    /// Noto Color Emoji and other bitmap colour fonts cannot be outlined.
+    private func isColorFont(_ font: UnsafeMutablePointer<PangoFont>) -> Bool {
+        let description = pango_font_describe(font)
+        defer { pango_font_description_free(description) }
+        let family = pango_font_description_get_family(description).map { String(cString: $0) } ?? ""
+        return family.localizedCaseInsensitiveContains("emoji")
     }
 
     /// CSS `line-height: normal` as Chromium computes it: the primary font's ascent and descent,
@@ -130,6 +178,34 @@ extension FontSystem {
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
         if let lineHeight = s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
         return list.compactMap { $0 }
+    }
+}
+
+/// A run's colour and decorations, read back from the attributes Pango attached to it.
+struct RunLook {
+    var color = RGBA.black
+    var underline = false, strikethrough = false
+
+    init(_ attributes: UnsafeMutablePointer<GSList>?) {
+        var node = attributes
+        while let n = node {
+            if let raw = n.pointee.data {
+                let attribute = raw.assumingMemoryBound(to: PangoAttribute.self)
+                switch attribute.pointee.klass.pointee.type {
+                case PANGO_ATTR_FOREGROUND:
+                    let c = raw.assumingMemoryBound(to: PangoAttrColor.self).pointee.color
+                    color = RGBA(Double(c.red) / 65535, Double(c.green) / 65535, Double(c.blue) / 65535, color.a)
+                case PANGO_ATTR_FOREGROUND_ALPHA:
+                    color.a = Double(raw.assumingMemoryBound(to: PangoAttrInt.self).pointee.value) / 65535
+                case PANGO_ATTR_UNDERLINE:
+                    underline = raw.assumingMemoryBound(to: PangoAttrInt.self).pointee.value != 0
+                case PANGO_ATTR_STRIKETHROUGH:
+                    strikethrough = raw.assumingMemoryBound(to: PangoAttrInt.self).pointee.value != 0
+                default: break
+                }
+            }
+            node = n.pointee.next
+        }
     }
 }
 
