@@ -6,7 +6,7 @@ import base64, json, os, sys
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-work = sys.argv[1]
+work = os.path.abspath(sys.argv[1])
 options = webdriver.ChromeOptions()
 for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none",
              "--disable-lcd-text", "--force-color-profile=srgb", "--allow-file-access-from-files"]:
