@@ -121,7 +121,7 @@ extension LayoutEngine {
         else if c.row { item.base = maxContentWidth(el) - item.margin.horizontal }
         else {
             item.base = layoutBox(el, cbWidth: c.contentWidth, cbHeight: nil,
-                                  forcedWidth: crossSizeForColumn(el, c.contentWidth, item.margin, c.style.alignItems)).box.frame.height
+                                  forcedWidth: crossSizeForColumn(el, c.contentWidth, item.margin, c.style.alignItems), formattingRoot: true).box.frame.height
         }
         // §4.5: the automatic minimum size is the content's min-content size, unless it clips.
         let explicitMin = cs.borderBoxSize(c.row ? cs.minWidth : cs.minHeight, base: c.innerMain, frame: mainFrame)

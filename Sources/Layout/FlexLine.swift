@@ -56,9 +56,9 @@ extension LayoutEngine {
         for i in items.indices {
             let el = items[i].el
             items[i].placed = row
-                ? layoutBox(el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target)
+                ? layoutBox(el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target, formattingRoot: true)
                 : layoutBox(el, cbWidth: c.contentWidth, cbHeight: c.contentHeight,
-                            forcedWidth: crossSizeForColumn(el, c.contentWidth, items[i].margin, s.alignItems), forcedHeight: items[i].target)
+                            forcedWidth: crossSizeForColumn(el, c.contentWidth, items[i].margin, s.alignItems), forcedHeight: items[i].target, formattingRoot: true)
         }
         let crossOf = { (i: FlexItem) in row ? i.placed!.box.frame.height + i.margin.vertical : i.placed!.box.frame.width + i.margin.horizontal }
         let lineCross = definiteCross ?? items.map(crossOf).max() ?? 0
@@ -70,7 +70,7 @@ extension LayoutEngine {
             guard align == .stretch || align == .normal, row, cs.height == .auto,
                   cs.margin[0] != .auto, cs.margin[2] != .auto else { continue }
             let stretched = cs.clampHeight(lineCross - items[i].margin.vertical, cbHeight: c.contentHeight, frame: cs.frame(c.contentWidth).vertical)
-            items[i].placed = layoutBox(items[i].el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target, forcedHeight: stretched)
+            items[i].placed = layoutBox(items[i].el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target, forcedHeight: stretched, formattingRoot: true)
         }
 
         // §9.5: main-axis alignment, auto margins first.

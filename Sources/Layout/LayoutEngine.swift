@@ -21,8 +21,11 @@ public final class LayoutEngine {
     public func layout(_ body: StyledElement, width: Double, language: String = "en") -> Scene {
         self.language = language
         missingGlyphs = 0
-        let root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
-        return Scene(width: width, height: root.box.frame.height, root: root.box, missingGlyphs: missingGlyphs)
+        var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
+        // Margins that collapsed through the body end up outside it, as in a browser's canvas.
+        root.box.frame.y = max(0, root.margin.top)
+        return Scene(width: width, height: root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom),
+                     root: root.box, missingGlyphs: missingGlyphs)
     }
 
     struct Placed {
@@ -32,11 +35,13 @@ public final class LayoutEngine {
 
     /// Lays out one element as a box of its own. `forcedWidth`/`forcedHeight` are border-box sizes
     /// a flex container decided; otherwise the element's own `width`/`height` apply.
+    /// `formattingRoot`: the box starts a block formatting context (a flex item, an absolute
+    /// box), so its children's margins stay inside it.
     func layoutBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double? = nil,
-                   forcedHeight: Double? = nil, shrinkToFit: Bool = false) -> Placed {
+                   forcedHeight: Double? = nil, shrinkToFit: Bool = false, formattingRoot: Bool = false) -> Placed {
         let s = el.style
         let frame = s.frame(cbWidth)
-        let margin = s.marginEdges(cbWidth)
+        var margin = s.marginEdges(cbWidth)
         let intrinsic = el.element.tag == "img" ? imageIntrinsicSize(el) : el.element.tag == "svg" ? svgIntrinsicSize(el) : nil
 
         // Width (§10.3.3; shrink-to-fit §10.3.5 for floats, inline-blocks, absolutes and flex items).
@@ -79,9 +84,17 @@ public final class LayoutEngine {
             box.items += flex.items
             usedHeight = flex.height
         } else {
-            let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
+            // CSS 2.1 §8.3.1: with nothing between them, a box's margins collapse with its first
+            // and last children's, unless the box starts a formatting context.
+            let root = formattingRoot || shrinkToFit || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
+            let throughTop = !root && frame.top == 0
+            let throughBottom = !root && frame.bottom == 0 && definiteHeight == nil && s.minHeight == .auto
+            let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
+                                  collapseTop: throughTop, collapseBottom: throughBottom)
             box.items += flow.items
             usedHeight = flow.height
+            if throughTop { margin.top = collapse(margin.top, flow.leadingMargin) }
+            if throughBottom { margin.bottom = collapse(margin.bottom, flow.trailingMargin) }
         }
 
         var height = definiteHeight ?? (usedHeight + frame.vertical)
@@ -104,10 +117,14 @@ public final class LayoutEngine {
 
     /// Block flow: block-level children stacked with their vertical margins collapsed
     /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
-    func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double)) -> (items: [SceneItem], height: Double) {
+    func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
+                    collapseTop: Bool = false, collapseBottom: Bool = false)
+        -> (items: [SceneItem], height: Double, leadingMargin: Double, trailingMargin: Double) {
         var items: [SceneItem] = []
         var y = 0.0
         var pendingMargin = 0.0
+        var leadingMargin = 0.0
+        var atTop = collapseTop
         var inline: [StyledNode] = []
 
         func flushInline() {
@@ -117,6 +134,7 @@ public final class LayoutEngine {
             missingGlyphs += metrics.missingGlyphs
             y += pendingMargin
             pendingMargin = 0
+            atTop = false
             let first = paragraph.runs[0].style
             let shift = fonts.baselineShift(first, lineHeight: first.lineHeight ?? fonts.normalLineHeight(first))
             items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
@@ -129,8 +147,13 @@ public final class LayoutEngine {
             if c.style.display == .none || c.style.position == .absolute { continue }
             flushInline()
             var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
-            let collapsed = collapse(pendingMargin, placed.margin.top)
-            y += collapsed
+            if atTop {
+                // The first child's top margin leaves through the parent's top.
+                leadingMargin = placed.margin.top
+                atTop = false
+            } else {
+                y += collapse(pendingMargin, placed.margin.top)
+            }
             var x = placed.margin.left
             if c.style.margin[1] == .auto && c.style.margin[3] == .auto { x = (contentWidth - placed.box.frame.width) / 2 }
             else if c.style.margin[3] == .auto { x = contentWidth - placed.box.frame.width - placed.margin.right }
@@ -142,7 +165,7 @@ public final class LayoutEngine {
             pendingMargin = placed.margin.bottom
         }
         flushInline()
-        return (items, y + pendingMargin)
+        return collapseBottom ? (items, y, leadingMargin, pendingMargin) : (items, y + pendingMargin, leadingMargin, 0)
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
@@ -176,7 +199,8 @@ public final class LayoutEngine {
             if s.width == .auto, let left, let right { forcedWidth = cbWidth - left - right - margin.horizontal }
             var forcedHeight: Double?
             if s.height == .auto, let top, let bottom { forcedHeight = cbHeight - top - bottom - margin.vertical }
-            var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight, shrinkToFit: true)
+            var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
+                                   shrinkToFit: true, formattingRoot: true)
             let w = placed.box.frame.width, h = placed.box.frame.height
             placed.box.frame.x = border.left + (left.map { $0 + margin.left } ?? right.map { cbWidth - $0 - margin.right - w } ?? frame.left - border.left)
             placed.box.frame.y = border.top + (top.map { $0 + margin.top } ?? bottom.map { cbHeight - $0 - margin.bottom - h } ?? frame.top - border.top)
