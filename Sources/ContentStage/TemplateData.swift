@@ -48,16 +48,3 @@ public struct TemplateContext: Sendable {
         ])
     }
 }
-
-extension TemplateValue {
-    init(json: JSONValue) {
-        switch json {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .number(let n): self = .number(n)
-        case .string(let s): self = .string(s)
-        case .array(let items): self = .list(items.map(TemplateValue.init(json:)))
-        case .object(let members): self = .object(Dictionary(members.map { ($0.key, TemplateValue(json: $0.value)) }) { $1 })
-        }
-    }
-}

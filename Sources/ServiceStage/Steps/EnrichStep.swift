@@ -37,7 +37,8 @@ struct EnrichStep {
 }
 
 extension TemplateValue {
-    init(json: JSONValue) {
+    /// JSON values as template data (payload custom keys, enrichment records).
+    public init(json: JSONValue) {
         switch json {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
