@@ -77,7 +77,7 @@ public final class LayoutEngine {
             box.items.append(.image(SceneImage(frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0),
                                                source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
                                                intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
-                                               radii: resolveRadii(s, width: width, height: definiteHeight ?? 0))))
+                                               radii: resolveRadii(s, width: width, height: definiteHeight ?? 0), position: s.objectPosition)))
             usedHeight = contentHeight ?? 0
         } else if s.display == .flex {
             let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
@@ -111,6 +111,7 @@ public final class LayoutEngine {
             }
         }
         decorate(&box, s, width: width, height: height)
+        box.backgroundImage = backgroundImage(s, width: width, height: height)
         layoutAbsolutes(el, in: &box, frame: frame)
         return Placed(box: box, margin: margin)
     }
@@ -218,6 +219,29 @@ public final class LayoutEngine {
         box.clipsContent = s.overflowHidden
         box.opacity = s.opacity
         box.isPositioned = s.position != .static
+    }
+
+    /// background-size and background-position against the padding box (Backgrounds 3 §3.6, §3.9).
+    func backgroundImage(_ s: ComputedStyle, width: Double, height: Double) -> BackgroundImage? {
+        guard let source = s.backgroundImage, let size = imageSize(source), size.width > 0, size.height > 0 else { return nil }
+        let b = s.borderEdges()
+        let (pw, ph) = (width - b.horizontal, height - b.vertical)
+        var (tw, th) = size
+        switch s.backgroundSize {
+        case .auto: break
+        case .cover: let f = max(pw / tw, ph / th); tw *= f; th *= f
+        case .contain: let f = min(pw / tw, ph / th); tw *= f; th *= f
+        case .explicit(let w, let h):
+            let rw = w.resolve(pw), rh = h.resolve(ph)
+            (tw, th) = (rw ?? (rh.map { $0 * tw / th } ?? tw), rh ?? (rw.map { $0 * th / tw } ?? th))
+        }
+        func offset(_ l: Length, _ free: Double) -> Double {
+            if case .percent(let p) = l { return free * p / 100 }
+            return l.resolve(free) ?? 0
+        }
+        return BackgroundImage(source: source, tile: Rect(x: b.left + offset(s.backgroundPosition[0], pw - tw),
+                                                          y: b.top + offset(s.backgroundPosition[1], ph - th), width: tw, height: th),
+                               repeats: s.backgroundRepeat)
     }
 
     /// Corner radii in points, scaled down together when they would overlap (Backgrounds 3 §5.5).

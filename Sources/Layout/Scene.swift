@@ -22,6 +22,7 @@ public struct SceneBox: Sendable {
     public var frame: Rect
     public var background = RGBA.clear
     public var gradient: LinearGradient?
+    public var backgroundImage: BackgroundImage?
     public var shadows: [BoxShadow] = []
     /// top, right, bottom, left
     public var borderWidths: [Double] = [0, 0, 0, 0]
@@ -62,6 +63,14 @@ public struct SceneText: Sendable {
 
 public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
 
+/// A `background-image: url()` resolved for painting (Backgrounds 3 §3): one tile's size and
+/// position in the box, from the padding box, and whether it repeats.
+public struct BackgroundImage: Sendable {
+    public var source: String
+    public var tile: Rect
+    public var repeats: Bool
+}
+
 public struct SceneImage: Sendable {
     /// The element's content box.
     public var frame: Rect
@@ -70,6 +79,8 @@ public struct SceneImage: Sendable {
     public var fit: ObjectFit
     public var intrinsicWidth: Double, intrinsicHeight: Double
     public var radii: [Double]
+    /// object-position, resolved against the free space (fractions) or in points.
+    public var position: [Length] = [.percent(50), .percent(50)]
 }
 
 /// One laid-out box with its absolute position, for `--layout-json` and fidelity checks.

@@ -104,10 +104,24 @@ public final class MockupRenderer {
         return results
     }
 
+    /// A template's own image: a `data:image/…;base64` URL, or a file inside the media roots.
+    static func resolveTemplateImage(_ src: String, project: Project) -> (bytes: [UInt8], fileName: String?, identity: String)? {
+        if src.lowercased().hasPrefix("data:image/"), let comma = src.firstIndex(of: ","), src[..<comma].lowercased().hasSuffix(";base64") {
+            guard let data = Data(base64Encoded: String(src[src.index(after: comma)...]), options: .ignoreUnknownCharacters) else { return nil }
+            return ([UInt8](data), nil, "data:\(data.count):\(src.suffix(32))")
+        }
+        guard Sanitizer.isLocalURL(src), !src.contains(":") else { return nil }
+        let file = project.folder.appendingPathComponent(src).standardizedFileURL.resolvingSymlinksInPath()
+        let roots = project.service.mediaRoots.map { project.folder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
+        guard roots.contains(where: file.path.hasPrefix), let bytes = try? ImageFile.read(file.path) else { return nil }
+        return (bytes, src, file.path)
+    }
+
     private func renderExpanded(_ notification: DeliveredNotification, project: Project, device: DeviceProfile, appearance: Appearance,
                                 locale: String, folder: URL, stem: String, options: RenderOptions, result: inout MockupResult) throws {
         let images = self.images
         images.beginPage()
+        images.resolver = { src in Self.resolveTemplateImage(src, project: project) }
         var sources: [(src: String, width: Int, height: Int)] = []
         for attachment in notification.attachments {
             let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
@@ -142,7 +156,7 @@ public final class MockupRenderer {
             customView = .init(source: String(decoding: data, as: UTF8.self), file: template.path)
         }
         let composition = try contentStage.compose(.expanded, context: context, customView: customView) {
-            images.entries[$0] != nil || Sanitizer.isLocalURL($0) && $0.hasPrefix("data:")
+            images.entries[$0] != nil || Sanitizer.isLocalURL($0)
         }
         result.warnings += composition.warnings.map(\.description)
         let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance)
@@ -151,6 +165,9 @@ public final class MockupRenderer {
 
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
         let scene = engine.layout(styled, width: device.width, language: locale)
+        for src in images.missing.sorted() {
+            result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+        }
         if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
 
@@ -167,7 +184,7 @@ public final class MockupRenderer {
                                        width: device.width, background: background, language: locale)
             let url = folder.appendingPathComponent(stem + ".html")
             try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
-            for entry in images.entries.values {
+            for entry in images.entries.values where !entry.fileName.isEmpty {
                 try OutputFile.write(entry.bytes, to: folder.appendingPathComponent(entry.fileName))
             }
             result.outputs.append(url.path)

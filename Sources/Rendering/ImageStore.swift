@@ -21,12 +21,30 @@ public final class ImageStore {
     private var cachedBytes = 0
     public var cacheBytes = 256 << 20
 
+    /// Finds a `src` no one registered (a template's `media/…` file or a `data:` URL): its bytes,
+    /// the file name beside the page (nil: none, as for data:), and a content identity.
+    public var resolver: ((String) -> (bytes: [UInt8], fileName: String?, identity: String)?)?
+    /// `src`s that could not be found or read, for the mock-up's warnings.
+    public private(set) var missing: Set<String> = []
+
     public init(limits: ImageLimits = .standard) { self.limits = limits }
+
+    /// The entry for `src`, resolving it on first use.
+    private func entry(_ src: String) -> Entry? {
+        if let known = entries[src] { return known }
+        guard !missing.contains(src), let found = resolver?(src) else { missing.insert(src); return nil }
+        do { try register(src, bytes: found.bytes, fileName: found.fileName ?? "", identity: found.identity) } catch {
+            missing.insert(src)
+            return nil
+        }
+        return entries[src]
+    }
 
     /// Starts a new page: forgets the `src` names, keeps the decoded pixels.
     public func beginPage() {
         entries.removeAll()
         identities.removeAll()
+        missing.removeAll()
     }
 
     /// Registers `bytes` under `src`; throws when they are not an image this tool can read.
@@ -45,14 +63,14 @@ public final class ImageStore {
 
     /// Intrinsic size in CSS pixels (= image pixels, upright).
     public func size(of src: String) -> (width: Double, height: Double)? {
-        guard let s = entries[src]?.source else { return nil }
+        guard let s = entry(src)?.source else { return nil }
         let (w, h) = s.uprightSize
         return (Double(w), Double(h))
     }
 
     /// The part `rect` (upright image pixels) of `src`, resampled to `width`x`height` pixels.
     public func pixels(_ src: String, rect: Resampler.Rect, width: Int, height: Int, frame: Int = 0) throws(ImagingError) -> RGBAImage? {
-        guard let entry = entries[src], let identity = identities[src], width > 0, height > 0 else { return nil }
+        guard let entry = entry(src), let identity = identities[src], width > 0, height > 0 else { return nil }
         let key = "\(identity)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
         if let hit = resampled[key] { return hit }
         let (uw, _) = entry.source.uprightSize

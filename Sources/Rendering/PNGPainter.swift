@@ -1,6 +1,7 @@
 internal import CPango
 import Imaging
 import Layout
+import Styling
 import Typography
 
 /// Paints a Scene with cairo (text through Pango) at a device scale, the PNG backend.
@@ -46,6 +47,9 @@ public struct PNGPainter {
             cairo_fill(cr)
         }
         if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii) }
+        if let background = box.backgroundImage {
+            do { try drawBackground(background, box: box, cr) } catch { warnings.append("background \(background.source): \(error)") }
+        }
         drawBorders(box, cr)
         if box.clipsContent {
             let b = box.borderWidths
@@ -108,8 +112,7 @@ public struct PNGPainter {
                 max(0, box.radii[2] - max(b[1], b[2])), max(0, box.radii[3] - max(b[3], b[2]))]
     }
 
-    /// object-fit (CSS Images 3 §5.5), centred: only the visible part of the image is resampled,
-    /// straight to device pixels, so cairo never scales it.
+    /// object-fit and object-position (CSS Images 3 §5.5, §5.6).
     private func drawImage(_ image: SceneImage, _ cr: OpaquePointer) throws(ImagingError) {
         let box = image.frame
         guard box.width > 0, box.height > 0, image.intrinsicWidth > 0, image.intrinsicHeight > 0 else { return }
@@ -123,27 +126,54 @@ public struct PNGPainter {
         case .scaleDown: sx = min(1, min(sx, sy)); sy = sx
         }
         let dw = iw * sx, dh = ih * sy
-        let dx = box.x + (box.width - dw) / 2, dy = box.y + (box.height - dh) / 2
-        // The visible rectangle, on device pixels.
+        func offset(_ l: Length, _ free: Double) -> Double {
+            if case .percent(let p) = l { return free * p / 100 }
+            return l.resolve(free) ?? free / 2
+        }
+        let dest = Rect(x: box.x + offset(image.position[0], box.width - dw), y: box.y + offset(image.position[1], box.height - dh), width: dw, height: dh)
+        try drawImage(image.source, into: dest, clip: box, radii: image.radii, cr)
+    }
+
+    /// Background image tiles, clipped to the border box (Backgrounds 3 §3).
+    private func drawBackground(_ bg: BackgroundImage, box: SceneBox, _ cr: OpaquePointer) throws(ImagingError) {
+        let clip = Rect(x: 0, y: 0, width: box.frame.width, height: box.frame.height)
+        guard bg.tile.width > 0.01, bg.tile.height > 0.01 else { return }
+        guard bg.repeats else { return try drawImage(bg.source, into: bg.tile, clip: clip, radii: box.radii, cr) }
+        var y = bg.tile.y - (bg.tile.y / bg.tile.height).rounded(.up) * bg.tile.height
+        while y < clip.height {
+            var x = bg.tile.x - (bg.tile.x / bg.tile.width).rounded(.up) * bg.tile.width
+            while x < clip.width {
+                try drawImage(bg.source, into: Rect(x: x, y: y, width: bg.tile.width, height: bg.tile.height), clip: clip, radii: box.radii, cr)
+                x += bg.tile.width
+            }
+            y += bg.tile.height
+        }
+    }
+
+    /// Draws `source` scaled into `dest`, showing only what falls inside `clip` (with rounded
+    /// corners). Only that part is resampled, straight to device pixels, so cairo never scales it.
+    private func drawImage(_ source: String, into dest: Rect, clip box: Rect, radii: [Double], _ cr: OpaquePointer) throws(ImagingError) {
+        guard let size = images.size(of: source), size.width > 0, size.height > 0 else { return }
+        let sx = dest.width / size.width, sy = dest.height / size.height
         var ux = 0.0, uy = 0.0
         cairo_user_to_device(cr, &ux, &uy)
         let s = Double(scale)
-        let left = max(dx, box.x), top = max(dy, box.y)
-        let right = min(dx + dw, box.x + box.width), bottom = min(dy + dh, box.y + box.height)
+        let left = max(dest.x, box.x), top = max(dest.y, box.y)
+        let right = min(dest.x + dest.width, box.x + box.width), bottom = min(dest.y + dest.height, box.y + box.height)
         let px0 = (ux + left * s).rounded(), py0 = (uy + top * s).rounded()
         let px1 = (ux + right * s).rounded(), py1 = (uy + bottom * s).rounded()
         guard px1 > px0, py1 > py0 else { return }
         // Back to image pixels for exactly that device rectangle.
-        let rect = Resampler.Rect(x: ((px0 - ux) / s - dx) / sx, y: ((py0 - uy) / s - dy) / sy,
+        let rect = Resampler.Rect(x: ((px0 - ux) / s - dest.x) / sx, y: ((py0 - uy) / s - dest.y) / sy,
                                   width: (px1 - px0) / s / sx, height: (py1 - py0) / s / sy)
-        guard let pixels = try images.pixels(image.source, rect: rect, width: Int(px1 - px0), height: Int(py1 - py0)) else { return }
+        guard let pixels = try images.pixels(source, rect: rect, width: Int(px1 - px0), height: Int(py1 - py0)) else { return }
 
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
         var argb = pixels.argb32(stride: stride)
         argb.withUnsafeMutableBufferPointer { buffer in
             let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))
             cairo_save(cr)
-            roundedRect(cr, box.x, box.y, box.width, box.height, image.radii)
+            roundedRect(cr, box.x, box.y, box.width, box.height, radii)
             cairo_clip(cr)
             cairo_identity_matrix(cr)
             cairo_set_source_surface(cr, surface, px0, py0)

@@ -13,6 +13,7 @@ public struct ComputedStyle: Sendable, Equatable {
     public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
     public enum TextAlign: String, Sendable { case start, end, left, right, center, justify }
     public enum TextTransform: String, Sendable { case none, uppercase, lowercase, capitalize }
+    public enum BackgroundSize: Sendable, Equatable { case auto, cover, contain, explicit(Length, Length) }
     public enum WhiteSpace: String, Sendable { case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line" }
 
     // Box
@@ -36,6 +37,14 @@ public struct ComputedStyle: Sendable, Equatable {
     public var backgroundGradient: LinearGradient?
     public var boxShadows: [BoxShadow] = []
     public var objectFit = ObjectFit.fill
+    /// object-position, as fractions or points from the left/top (default 50% 50%).
+    public var objectPosition: [Length] = [.percent(50), .percent(50)]
+    /// The `url()` of background-image.
+    public var backgroundImage: String?
+    /// background-size: nil = auto, else cover/contain or width and height (auto = nil).
+    public var backgroundSize = BackgroundSize.auto
+    public var backgroundPosition: [Length] = [.percent(0), .percent(0)]
+    public var backgroundRepeat = true
 
     // Flex
     public var flexDirection = FlexDirection.row

@@ -15,6 +15,7 @@ struct PropertyParser {
         "border", "border-top", "border-right", "border-bottom", "border-left", "border-width", "border-color", "border-style",
         "border-radius", "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius", "border-bottom-left-radius",
         "box-sizing", "aspect-ratio", "overflow", "opacity", "background-color", "background", "background-image", "box-shadow",
+        "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
         "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
         "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform",
@@ -85,10 +86,20 @@ struct PropertyParser {
         case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
         case "opacity": return set(Double(lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
-        case "background", "background-image":
-            if lower == "none" { s.backgroundGradient = nil; return true }
+        case "background-image":
+            if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
             if let g = LinearGradient.parse(v, currentColor: s.color) { s.backgroundGradient = g; return true }
-            return property == "background" && set(color(v)) { s.backgroundColor = $0 }
+            return set(url(v)) { s.backgroundImage = $0 }
+        case "background":
+            if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
+            if let g = LinearGradient.parse(v, currentColor: s.color) { s.backgroundGradient = g; return true }
+            if let c = color(v) { s.backgroundColor = c; return true }
+            let fontSize = s.fontSize
+            return background(v, &s) { Length.parse($0, fontSize: fontSize, rootFontSize: rootFontSize) }
+        case "background-size": return set(backgroundSize(lower, length: { length($0) })) { s.backgroundSize = $0 }
+        case "background-position": return set(position(lower, length: { length($0) })) { s.backgroundPosition = $0 }
+        case "background-repeat": s.backgroundRepeat = lower != "no-repeat"; return ["repeat", "no-repeat"].contains(lower)
+        case "object-position": return set(position(lower, length: { length($0) })) { s.objectPosition = $0 }
         case "box-shadow": return set(BoxShadow.parseList(v, currentColor: s.color, points: points)) { s.boxShadows = $0 }
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
@@ -155,6 +166,70 @@ struct PropertyParser {
         case "text-overflow", "-webkit-box-orient": return true // ellipsis is what line-clamp draws
         default: return false
         }
+    }
+
+    /// `url(x)`, `url("x")` → x.
+    func url(_ v: String) -> String? {
+        let t = v.trimmed
+        guard t.lowercased().hasPrefix("url("), t.hasSuffix(")") else { return nil }
+        var inner = String(t.dropFirst(4).dropLast()).trimmed
+        if inner.count >= 2, let q = inner.first, q == "\"" || q == "'", inner.last == q { inner = String(inner.dropFirst().dropLast()) }
+        return inner
+    }
+
+    func backgroundSize(_ v: String, length: (String) -> Length?) -> ComputedStyle.BackgroundSize? {
+        if v == "cover" { return .cover }
+        if v == "contain" { return .contain }
+        let parts = v.split(separator: " ").map { length(String($0)) }
+        guard (1...2).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        return parts.count == 1 && parts[0] == .auto ? .auto : .explicit(parts[0]!, parts.count > 1 ? parts[1]! : .auto)
+    }
+
+    /// Keywords (left, center, right, top, bottom), percentages or lengths; one value centres the other axis.
+    func position(_ v: String, length: (String) -> Length?) -> [Length]? {
+        let keyword: [String: (axis: Int?, value: Length)] = ["left": (0, .percent(0)), "right": (0, .percent(100)), "top": (1, .percent(0)),
+                                                              "bottom": (1, .percent(100)), "center": (nil, .percent(50))]
+        var out: [Length?] = [nil, nil]
+        var free: [Length] = []
+        for part in v.split(separator: " ").map(String.init) {
+            if let k = keyword[part] { if let axis = k.axis { out[axis] = k.value } else { free.append(k.value) } }
+            else if let l = length(part), l != .auto { free.append(l) }
+            else { return nil }
+        }
+        for l in free { if out[0] == nil { out[0] = l } else if out[1] == nil { out[1] = l } else { return nil } }
+        return [out[0] ?? .percent(50), out[1] ?? .percent(50)]
+    }
+
+    /// The `background` shorthand: colour, url(), position [/ size], repeat, in any order.
+    func background(_ v: String, _ s: inout ComputedStyle, length: (String) -> Length?) -> Bool {
+        // A slash outside url() separates position from size.
+        let tokens = splitTopLevel(v, separator: "/").map(\.trimmed).enumerated().flatMap { i, part in
+            (i > 0 ? ["/"] : []) + splitTopLevel(part, separator: " ").map(\.trimmed).filter { !$0.isEmpty }
+        }
+        var positionWords: [String] = [], sizeWords: [String] = []
+        var afterSlash = false
+        for token in tokens {
+            let lower = token.lowercased()
+            if token == "/" { afterSlash = true; continue }
+            if afterSlash, sizeWords.count < 2, lower == "cover" || lower == "contain" || length(lower) != nil {
+                sizeWords.append(lower)
+                continue
+            }
+            afterSlash = false
+            if let u = url(token) { s.backgroundImage = u }
+            else if lower == "no-repeat" || lower == "repeat" { s.backgroundRepeat = lower == "repeat" }
+            else if let c = ColorParser.parse(token, currentColor: s.color) { s.backgroundColor = c }
+            else { positionWords.append(lower) }
+        }
+        if !positionWords.isEmpty {
+            guard let p = position(positionWords.joined(separator: " "), length: length) else { return false }
+            s.backgroundPosition = p
+        }
+        if !sizeWords.isEmpty {
+            guard let size = backgroundSize(sizeWords.joined(separator: " "), length: length) else { return false }
+            s.backgroundSize = size
+        }
+        return s.backgroundImage != nil
     }
 
     private func border(_ v: String, currentColor: RGBA, points: (String) -> Double?) -> (Double, RGBA)? {

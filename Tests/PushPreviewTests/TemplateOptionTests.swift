@@ -48,6 +48,22 @@ struct TemplateOptionTests {
         #expect(!html.contains("evil.example") && !html.contains("<script") && !html.contains("onclick"))
     }
 
+    @Test func templateImagesComeFromMediaOrDataOnly() throws {
+        let tiny = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+        let r = try render("""
+        <img id="icon" src="media/AppIcon.png" style="width: 40px; height: 40px">
+        <img id="dot" src="\(tiny)" style="width: 10px; height: 10px">
+        <img id="gone" src="media/nope.png" style="width: 10px; height: 10px">
+        <img id="escape" src="../../etc/hosts" style="width: 10px; height: 10px">
+        """)
+        #expect(r.errors.isEmpty, "\(r.errors)")
+        let folder = URL(fileURLWithPath: r.outputs[0]).deletingLastPathComponent()
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("media/AppIcon.png").path))
+        #expect(r.warnings.contains { $0.contains("image media/nope.png") })
+        #expect(r.warnings.contains { $0.contains("../../etc/hosts") }, "\(r.warnings)")
+        #expect(!r.warnings.contains { $0.contains("image data:") })
+    }
+
     @Test func brokenMustacheAndMissingFilesFailThatMockupOnly() throws {
         let broken = try render("<div>{{#items}}never closed</div>", name: "broken.html")
         #expect(broken.errors.first?.contains("broken.html:1") == true, "\(broken.errors)")
