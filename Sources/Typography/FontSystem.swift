@@ -20,7 +20,10 @@ public struct FontSet: Sendable, Equatable {
         guard !inter.isEmpty else { throw .missingFont("Inter (install the fonts-inter package: make deps)") }
         let emoji = ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"].filter(fileExists)
         guard !emoji.isEmpty else { throw .missingFont("Noto Color Emoji (install fonts-noto-color-emoji: make deps)") }
-        return FontSet(files: inter + emoji + extraDirectories.flatMap { fontFiles(in: $0) })
+        // Right-to-left scripts, when fonts-noto-core is installed (Inter has no Hebrew or Arabic).
+        let rtl = ["NotoSansHebrew", "NotoSansArabic"].flatMap { family in ["Regular", "Bold"].map { "/usr/share/fonts/truetype/noto/\(family)-\($0).ttf" } }
+            .filter(fileExists)
+        return FontSet(files: inter + emoji + rtl + extraDirectories.flatMap { fontFiles(in: $0) })
     }
 }
 
