@@ -3,9 +3,24 @@ import Typography
 
 /// Inline formatting (CSS Text 3 §4 white space, §2 text-transform): inline elements and text
 /// flattened into styled runs of one Pango paragraph per block.
+extension String {
+    /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
+    func replacingNewlinesCount() -> Int { utf8.count + filter { $0 == "\n" }.count * 2 }
+}
+
 extension LayoutEngine {
     func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?) -> Paragraph? {
+        var boxes: [Int: Placed] = [:]
+        return makeParagraph(nodes, container: container, width: width, boxes: &boxes)
+    }
+
+    /// Atomic inlines (inline-block, images, svg) become U+FFFC characters that Pango lays out as
+    /// shapes the size of their margin boxes (CSS 2.1 §10.8); `boxes` gets each one's laid-out
+    /// box by byte offset. Such a paragraph also gets a strut with Blink's metrics.
+    func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?, boxes: inout [Int: Placed]) -> Paragraph? {
         var runs: [Paragraph.Run] = []
+        var objects: [Paragraph.InlineObject] = []
+        var bytes = 0
         var lastWasSpace = true // leading white space of a line is dropped
         func visit(_ node: StyledNode, _ style: ComputedStyle) {
             switch node {
@@ -19,10 +34,21 @@ extension LayoutEngine {
                     }
                     text = collapsed
                 } else if let last = text.last { lastWasSpace = last.isWhitespace }
-                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))) }
+                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount() }
             case .element(let e):
                 guard e.style.display != .none else { return }
-                if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); lastWasSpace = true; return }
+                if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
+                    let placed = layoutBox(e, cbWidth: width ?? 100_000, cbHeight: nil, shrinkToFit: true, formattingRoot: true)
+                    let f = placed.box.frame
+                    objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
+                                         ascent: placed.margin.top + f.height, descent: placed.margin.bottom))
+                    boxes[bytes] = placed
+                    runs.append(.init("\u{FFFC}", style: runStyle(style)))
+                    bytes += 3
+                    lastWasSpace = false
+                    return
+                }
+                if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }
                 for child in e.children { visit(child, e.style) }
             }
         }
@@ -34,7 +60,16 @@ extension LayoutEngine {
         }
         guard runs.contains(where: { !$0.text.isEmpty }) else { return nil }
 
+        if !objects.isEmpty { // the strut: a zero-width object with the container's font metrics
+            let style = runStyle(container)
+            let strut = fonts.strut(style, lineHeight: style.lineHeight ?? fonts.normalLineHeight(style))
+            runs.insert(.init("\u{FFFC}", style: style), at: 0)
+            for i in objects.indices { objects[i].byteOffset += 3 }
+            objects.insert(.init(byteOffset: 0, width: 0, ascent: strut.above, descent: strut.below), at: 0)
+            boxes = Dictionary(uniqueKeysWithValues: boxes.map { ($0.key + 3, $0.value) })
+        }
         var p = Paragraph(runs: runs, width: width)
+        p.objects = objects
         p.lineHeight = container.lineHeight
         p.maxLines = container.lineClamp
         p.wraps = container.whiteSpace != .nowrap && container.whiteSpace != .pre

@@ -130,14 +130,21 @@ public final class LayoutEngine {
 
         func flushInline() {
             defer { inline.removeAll() }
-            guard let paragraph = makeParagraph(inline, container: el.style, width: contentWidth) else { return }
+            var boxes: [Int: Placed] = [:]
+            guard let paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
             let metrics = fonts.measure(paragraph)
             missingGlyphs += metrics.missingGlyphs
             y += pendingMargin
             pendingMargin = 0
             atTop = false
             let first = paragraph.runs[0].style
-            let shift = fonts.baselineShift(first, lineHeight: first.lineHeight ?? fonts.normalLineHeight(first))
+            let shift = paragraph.objects.isEmpty ? fonts.baselineShift(first, lineHeight: first.lineHeight ?? fonts.normalLineHeight(first)) : 0
+            for (offset, at) in fonts.objectOrigins(paragraph) {
+                guard var placed = boxes[offset] else { continue }
+                placed.box.frame.x = origin.0 + at.x + placed.margin.left
+                placed.box.frame.y = origin.1 + y + at.y + placed.margin.top
+                items.append(.box(placed.box))
+            }
             items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
                                          paragraph: paragraph, baselineShift: shift)))
             y += metrics.height
@@ -171,8 +178,8 @@ public final class LayoutEngine {
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
         switch el.style.display {
-        case .block, .flex, .none, .inlineBlock: return true
-        case .inline: return el.element.tag == "img" || el.element.tag == "svg" || el.style.position == .absolute
+        case .block, .flex, .none: return true
+        case .inlineBlock, .inline: return el.style.position == .absolute
         }
     }
 

@@ -51,6 +51,17 @@ public struct Paragraph: Sendable, Hashable {
     /// BCP 47 language for shaping (Turkish, Vietnamese and others have localized glyph forms).
     public var language = "en"
 
+    /// Atomic inlines (inline-blocks, images) held by U+FFFC characters in the text: each sits on
+    /// the baseline with its margin box `ascent` above and `descent` below.
+    public struct InlineObject: Sendable, Hashable {
+        public var byteOffset: Int
+        public var width: Double, ascent: Double, descent: Double
+        public init(byteOffset: Int, width: Double, ascent: Double, descent: Double) {
+            self.byteOffset = byteOffset; self.width = width; self.ascent = ascent; self.descent = descent
+        }
+    }
+    public var objects: [InlineObject] = []
+
     public init(runs: [Run], width: Double? = nil) { self.runs = runs; self.width = width }
 
     public var text: String { runs.map(\.text).joined() }

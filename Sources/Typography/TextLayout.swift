@@ -151,10 +151,22 @@ extension FontSystem {
             let length = run.text.replacingNewlines().utf8.count
             defer { start += length }
             guard length > 0 else { continue }
-            for attribute in attributes(for: run.style, lineHeight: p.lineHeight) {
+            // An object's extents are its shape's: no line-height leading on it.
+            let isObject = p.objects.contains { $0.byteOffset == start }
+            for attribute in attributes(for: run.style, lineHeight: p.lineHeight, leading: !isObject) {
                 attribute.pointee.start_index = UInt32(start)
                 attribute.pointee.end_index = UInt32(start + length)
                 pango_attr_list_insert(list, attribute)
+            }
+        }
+        for object in p.objects {
+            var logical = PangoRectangle(x: 0, y: Int32((-object.ascent * scale).rounded()), width: Int32((object.width * scale).rounded()),
+                                         height: Int32(((object.ascent + object.descent) * scale).rounded()))
+            var ink = logical
+            if let shape = pango_attr_shape_new(&ink, &logical) {
+                shape.pointee.start_index = UInt32(object.byteOffset)
+                shape.pointee.end_index = UInt32(object.byteOffset + 3) // U+FFFC is three UTF-8 bytes
+                pango_attr_list_insert(list, shape)
             }
         }
         pango_layout_set_attributes(layout, list)
@@ -162,7 +174,41 @@ extension FontSystem {
         return layout
     }
 
-    private func attributes(for s: TextStyle, lineHeight: Double?) -> [UnsafeMutablePointer<PangoAttribute>] {
+    /// The strut of a line box (CSS 2.1 §10.8.1) with Blink's rounded metrics: how far it reaches
+    /// above and below the baseline.
+    public func strut(_ style: TextStyle, lineHeight: Double) -> (above: Double, below: Double) {
+        let m = fontMetrics(style)
+        var ascent = m.ascent.rounded(), descent = m.descent.rounded()
+        if descent < m.descent && ascent >= 1 { descent += 1; ascent -= 1 }
+        let above = ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
+        return (above, lineHeight - above)
+    }
+
+    /// Where each inline object's margin box starts, relative to the paragraph's top-left.
+    public func objectOrigins(_ paragraph: Paragraph) -> [Int: (x: Double, y: Double)] {
+        guard !paragraph.objects.isEmpty else { return [:] }
+        let layout = makeLayout(paragraph)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        let scale = Double(PANGO_SCALE)
+        var out: [Int: (x: Double, y: Double)] = [:]
+        guard let iter = pango_layout_get_iter(layout) else { return [:] }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            let start = Int(line.pointee.start_index), end = start + Int(line.pointee.length)
+            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            for object in paragraph.objects where object.byteOffset >= start && object.byteOffset < end {
+                var pos = PangoRectangle()
+                pango_layout_index_to_pos(layout, Int32(object.byteOffset), &pos)
+                // The leading edge; in right-to-left text that is the right side.
+                let x = Double(pos.width < 0 ? pos.x + pos.width : pos.x) / scale
+                out[object.byteOffset] = (x, baseline - object.ascent)
+            }
+        } while pango_layout_iter_next_line(iter) != 0
+        return out
+    }
+
+    private func attributes(for s: TextStyle, lineHeight: Double?, leading: Bool = true) -> [UnsafeMutablePointer<PangoAttribute>] {
         let scale = Double(PANGO_SCALE)
         func u16(_ v: Double) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
         var list: [UnsafeMutablePointer<PangoAttribute>?] = [
@@ -176,7 +222,7 @@ extension FontSystem {
         if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
         if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
-        if let lineHeight = s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
+        if leading, let lineHeight = s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
         return list.compactMap { $0 }
     }
 }
