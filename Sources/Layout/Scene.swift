@@ -92,6 +92,26 @@ public struct LaidOutBox: Sendable, Codable, Equatable {
 }
 
 extension Scene {
+    /// The box whose element has `id`, and how far down its content reaches (in its own
+    /// coordinates, before any clipping).
+    public func find(id: String) -> (box: SceneBox, contentBottom: Double)? {
+        func search(_ box: SceneBox) -> SceneBox? {
+            if box.source.id == id { return box }
+            for case .box(let child) in box.items { if let hit = search(child) { return hit } }
+            return nil
+        }
+        guard let box = search(root) else { return nil }
+        let bottom = box.items.map { item -> Double in
+            switch item {
+            case .box(let b): return b.frame.y + b.frame.height
+            case .text(let t): return t.frame.y + t.frame.height
+            case .image(let i): return i.frame.y + i.frame.height
+            case .vector(let v): return v.frame.y + v.frame.height
+            }
+        }.max() ?? 0
+        return (box, bottom)
+    }
+
     /// Every box in document order with page coordinates.
     public var boxes: [LaidOutBox] {
         var out: [LaidOutBox] = []

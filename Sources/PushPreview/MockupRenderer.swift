@@ -40,6 +40,14 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var warnings: [String]
     public var errors: [String]
     public var service: ServiceReport
+    /// The custom view, when there is one: its drawn height and how much of it was clipped (pt).
+    public var content: ContentReport?
+}
+
+public struct ContentReport: Sendable, Codable, Equatable {
+    public var category: String?
+    public var customViewHeight: Double
+    public var clippedBy: Double
 }
 
 /// The service stage's part of a result: `{"ran", "level", "steps": [{"step", "outcome", "ms", "bytes", "message"}]}`.
@@ -67,7 +75,7 @@ public final class MockupRenderer {
         let name = payloadFile.deletingPathExtension().lastPathComponent
         let failure = { (message: String) in
             [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
-                          outputs: [], warnings: [], errors: [message], service: .none)]
+                          outputs: [], warnings: [], errors: [message], service: .none, content: nil)]
         }
         guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
             return failure("\(payloadFile.path): no such file (check the path)")
@@ -89,7 +97,7 @@ public final class MockupRenderer {
                     let notification = notifications[language]!
                     var result = MockupResult(payload: payloadFile.path, device: device.id, appearance: appearance.rawValue, locale: locale,
                                               view: "expanded", outputs: [], warnings: diagnostics.map(\.description) + project.warnings, errors: [],
-                                              service: ServiceReport(notification.trace))
+                                              service: ServiceReport(notification.trace), content: nil)
                     let stem = [device.id, appearance.rawValue, locale].compactMap { $0 }.joined(separator: "-") + "-expanded"
                     do {
                         try renderExpanded(notification, project: project, device: device, appearance: appearance, locale: language,
@@ -165,6 +173,13 @@ public final class MockupRenderer {
 
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
         let scene = engine.layout(styled, width: device.width, language: locale)
+        if customView != nil, let view = scene.find(id: "custom-view") {
+            let clipped = max(0, view.contentBottom - view.box.frame.height)
+            result.content = ContentReport(category: notification.category, customViewHeight: view.box.frame.height, clippedBy: (clipped * 100).rounded() / 100)
+            if clipped > 0 {
+                result.warnings.append("\(options.template?.lastPathComponent ?? "custom view") is \(formatNumber(view.contentBottom)) pt tall; iOS shows \(formatNumber(device.customViewHeightLimit)) pt on \(device.name) and clips \(formatNumber(clipped)) pt")
+            }
+        }
         for src in images.missing.sorted() {
             result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
         }

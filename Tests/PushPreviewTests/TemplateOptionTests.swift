@@ -29,6 +29,33 @@ struct TemplateOptionTests {
         #expect(html.contains("Ferry departs in 10 minutes</div>") && html.contains(".v { height: 120px"))
     }
 
+    /// iOS caps a content extension's view at 320 pt on iPhone and 352 pt on iPad.
+    @Test func customViewHeightIsCappedPerDevice() throws {
+        let folder = temporaryFolder()
+        let file = folder.appendingPathComponent("tall.html")
+        try Data(#"<div id="tall" style="height: 600px; background: linear-gradient(#e63946, #457b9d)"></div>"#.utf8).write(to: file)
+        var options = RenderOptions()
+        options.outputFolder = folder.appendingPathComponent("Output")
+        options.template = file
+        options.devices = [.named("iphone-15")!, .named("ipad-pro-11")!]
+        options.layoutJSON = true
+        let results = try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
+                                                project: try Project(folder: examples), options: options)
+        let phone = try #require(results.first { $0.device == "iphone-15" }?.content)
+        let pad = try #require(results.first { $0.device == "ipad-pro-11" }?.content)
+        #expect(phone.customViewHeight == 320 && phone.clippedBy == 280)
+        #expect(pad.customViewHeight == 352 && pad.clippedBy == 248)
+        #expect(results[0].warnings.contains { $0.contains("tall.html is 600 pt tall") && $0.contains("clips 280 pt") })
+        let json = String(decoding: try JSONEncoder().encode(results[0]), as: UTF8.self)
+        #expect(json.contains(#""content":{"#) && json.contains(#""clippedBy":280"#))
+
+        // A view within the cap is reported unclipped.
+        try Data(#"<div style="height: 100px"></div>"#.utf8).write(to: file)
+        let short = try #require(try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
+                                                           project: try Project(folder: examples), options: options).first?.content)
+        #expect(short.customViewHeight == 100 && short.clippedBy == 0)
+    }
+
     @Test func hostileTemplateRendersWithWarningsNamingItsLines() throws {
         let r = try render("""
         <div onclick="x()">hello</div>
