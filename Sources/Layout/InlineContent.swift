@@ -92,6 +92,7 @@ extension LayoutEngine {
     func runStyle(_ style: ComputedStyle) -> TextStyle {
         var t = style.textStyle
         t.lineHeight = style.lineHeight ?? fonts.normalLineHeight(t)
+        t.lineHeightIsFixed = style.lineHeight != nil
         return t
     }
 

@@ -19,6 +19,15 @@ public enum HTMLWriter {
         }
     }
 
+    /// The Hebrew and Arabic faces the PNG renderer loads, named for those scripts only, so a
+    /// browser falls back to them instead of whatever its system prefers.
+    static let fallbackFaces = [("Hebrew", "U+0590-05FF, U+FB1D-FB4F"),
+                                ("Arabic", "U+0600-06FF, U+0750-077F, U+08A0-08FF, U+FB50-FDFF, U+FE70-FEFF")].flatMap { script, range in
+        [("Regular", 400), ("Bold", 700)].map { style, weight in
+            #"@font-face { font-family: "PushPreview Fallback"; src: local("Noto Sans \#(script) \#(style)"), local("NotoSans\#(script)-\#(style)"); font-weight: \#(weight); unicode-range: \#(range) }"#
+        }
+    }.joined(separator: "\n")
+
     public static let contentSecurityPolicy = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
 
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
@@ -32,8 +41,9 @@ public enum HTMLWriter {
         <meta name="viewport" content="width=\(formatNumber(page.width))">
         <title>\(escapeHTML(page.title))</title>
         <style>
+        \(fallbackFaces)
         html { background: \(page.background.css); color-scheme: \(page.appearance.rawValue) }
-        body { margin: 0; width: \(formatNumber(page.width))px; font-family: Inter, sans-serif; font-size: 16px; -webkit-font-smoothing: antialiased; text-rendering: geometricPrecision }
+        body { margin: 0; width: \(formatNumber(page.width))px; font-family: Inter, "PushPreview Fallback", sans-serif; font-size: 16px; -webkit-font-smoothing: antialiased; text-rendering: geometricPrecision }
         \(css)
         </style>
         </head>

@@ -24,6 +24,8 @@ public struct TextStyle: Sendable, Hashable {
     public var lineThrough = false
     /// This run's CSS line-height in points; nil = the paragraph's.
     public var lineHeight: Double?
+    /// The line-height was given (not `normal`): emoji must not make lines taller.
+    public var lineHeightIsFixed = false
     public init() {}
 }
 

@@ -119,7 +119,75 @@ extension FontSystem {
                            ellipsized: pango_layout_is_ellipsized(layout) != 0)
     }
 
-    private func makeLayout(_ p: Paragraph) -> OpaquePointer {
+    /// Scripts that come from a fallback font rather than the run's own.
+    enum Fallback: Equatable { case emoji, hebrew, arabic }
+
+    /// Blink sizes each inline box by the font that draws it; Pango centres every run's leading on
+    /// that run's font, with the line height the run was given. So runs in a fallback font get
+    /// their own line height: with a fixed line-height, smaller by how much the fallback font's
+    /// ascent−descent differs from the text font's (the line stays exactly that tall, as in
+    /// Blink); with `normal`, the fallback font's own rounded normal height.
+    private func withFallbackRuns(_ p: Paragraph) -> Paragraph {
+        guard p.runs.contains(where: { $0.text.unicodeScalars.contains { $0.fallback != nil } }) else { return p }
+        var out = p
+        out.runs = []
+        for run in p.runs {
+            guard let lineHeight = run.style.lineHeight, run.text.unicodeScalars.contains(where: { $0.fallback != nil }) else {
+                out.runs.append(run)
+                continue
+            }
+            func style(for fallback: Fallback?) -> TextStyle {
+                // Under a fixed line-height only emoji need it: whole lines of Hebrew or Arabic
+                // would lose the text font's strut, which Pango has no per-line form of.
+                guard let fallback, !(run.style.lineHeightIsFixed && fallback != .emoji) else { return run.style }
+                let text = fontMetrics(run.style), f = fallbackMetrics(fallback, run.style)
+                var s = run.style
+                s.lineHeight = run.style.lineHeightIsFixed ? lineHeight - abs((f.ascent - f.descent) - (text.ascent - text.descent))
+                                                           : f.ascent.rounded() + f.descent.rounded()
+                return s
+            }
+            var current = "", currentClass: Fallback?
+            for c in run.text {
+                let cls = c.unicodeScalars.lazy.compactMap(\.fallback).first ?? (c.unicodeScalars.allSatisfy { $0.properties.isWhitespace } ? currentClass : nil)
+                if cls != currentClass && !current.isEmpty {
+                    out.runs.append(.init(current, style: style(for: currentClass)))
+                    current = ""
+                }
+                current.append(c)
+                currentClass = cls
+            }
+            if !current.isEmpty { out.runs.append(.init(current, style: style(for: currentClass))) }
+        }
+        return out
+    }
+
+    /// Ascent and descent of the face that draws `fallback` at this size (emoji measured, since
+    /// the bitmap strike's metrics are scaled by fontconfig).
+    private func fallbackMetrics(_ fallback: Fallback, _ style: TextStyle) -> (ascent: Double, descent: Double) {
+        var probe = style
+        probe.lineHeight = nil
+        probe.lineHeightIsFixed = false
+        switch fallback {
+        case .hebrew: probe.family = "Noto Sans Hebrew"
+        case .arabic: probe.family = "Noto Sans Arabic"
+        case .emoji:
+            let key = "emoji|\(style.size)"
+            if let known = normalLineHeights[key] { return (known.ascent, known.descent) }
+            let layout = makeLayout(Paragraph(runs: [.init("😀", style: probe)]), fallbackRuns: false)
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_extents(layout, &ink, &logical)
+            let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+            cpango_unref(UnsafeMutableRawPointer(layout))
+            let value = (baseline, Double(logical.height) / Double(PANGO_SCALE) - baseline, 0.0)
+            normalLineHeights[key] = value
+            return (value.0, value.1)
+        }
+        let m = fontMetrics(probe)
+        return (m.ascent, m.descent)
+    }
+
+    private func makeLayout(_ p0: Paragraph, fallbackRuns: Bool = true) -> OpaquePointer {
+        let p = fallbackRuns ? withFallbackRuns(p0) : p0
         // Pango's matrix must be identity while laying out, or the scale leaks into line breaks.
         pango_context_set_matrix(context, nil)
         pango_context_set_base_dir(context, p.rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
@@ -252,6 +320,18 @@ struct RunLook {
             }
             node = n.pointee.next
         }
+    }
+}
+
+extension Unicode.Scalar {
+    /// The fallback face that draws this scalar, if the text font (Inter) cannot.
+    var fallback: FontSystem.Fallback? {
+        if properties.isEmojiPresentation || properties.isEmojiModifier || value == 0xFE0F || value == 0x200D
+            || (0x1F1E6...0x1F1FF).contains(value) { return .emoji }
+        if (0x0590...0x05FF).contains(value) || (0xFB1D...0xFB4F).contains(value) { return .hebrew }
+        if (0x0600...0x06FF).contains(value) || (0x0750...0x077F).contains(value) || (0x08A0...0x08FF).contains(value)
+            || (0xFB50...0xFDFF).contains(value) || (0xFE70...0xFEFF).contains(value) { return .arabic }
+        return nil
     }
 }
 
