@@ -137,8 +137,6 @@ public final class LayoutEngine {
             y += pendingMargin
             pendingMargin = 0
             atTop = false
-            let first = paragraph.runs[0].style
-            let shift = paragraph.objects.isEmpty ? fonts.baselineShift(first, lineHeight: first.lineHeight ?? fonts.normalLineHeight(first)) : 0
             for (offset, at) in fonts.objectOrigins(paragraph) {
                 guard var placed = boxes[offset] else { continue }
                 placed.box.frame.x = origin.0 + at.x + placed.margin.left
@@ -146,7 +144,7 @@ public final class LayoutEngine {
                 items.append(.box(placed.box))
             }
             items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
-                                         paragraph: paragraph, baselineShift: shift)))
+                                         paragraph: paragraph)))
             y += metrics.height
         }
 

@@ -57,8 +57,6 @@ public enum SceneItem: Sendable {
 public struct SceneText: Sendable {
     public var frame: Rect
     public var paragraph: Paragraph
-    /// Added to y when drawing, so glyphs sit on Chromium's baseline within the same line box.
-    public var baselineShift = 0.0
 }
 
 public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }

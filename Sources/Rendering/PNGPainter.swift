@@ -61,7 +61,7 @@ public struct PNGPainter {
         for item in inFlow + positioned {
             switch item {
             case .box(let child): draw(child, cr, &warnings)
-            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y + text.baselineShift)
+            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
             case .image(let image):
                 do { try drawImage(image, cr) } catch { warnings.append("image \(image.source): \(error)") }
             case .vector(let vector): paintVector(vector, cr)

@@ -24,8 +24,10 @@ public struct TextStyle: Sendable, Hashable {
     public var lineThrough = false
     /// This run's CSS line-height in points; nil = the paragraph's.
     public var lineHeight: Double?
-    /// The line-height was given (not `normal`): emoji must not make lines taller.
+    /// The line-height was given (not `normal`): fallback fonts must not make lines taller.
     public var lineHeightIsFixed = false
+    /// The line height Pango is given, where it differs from the CSS one (fallback-font runs).
+    var pangoLineHeight: Double?
     public init() {}
 }
 

@@ -15,18 +15,21 @@ extension FontSystem {
     /// glyphs on whole device pixels, while Chromium places them at sub-pixel positions, and
     /// outlines keep the exact positions. Colour emoji are bitmaps and are drawn as such.
     public func draw(_ paragraph: Paragraph, cairo: OpaquePointer, x: Double, y: Double) {
-        let layout = makeLayout(paragraph)
+        let p = withFallbackRuns(paragraph)
+        let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
+        let baselines = lineBaselines(layout, p)
         guard let iter = pango_layout_get_iter(layout) else { return }
         defer { pango_layout_iter_free(iter) }
         cairo_save(cairo)
         repeat {
             guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
-                  let glyphs = run.pointee.glyphs, let font = item.pointee.analysis.font else { continue }
+                  let glyphs = run.pointee.glyphs, let font = item.pointee.analysis.font,
+                  let line = pango_layout_iter_get_line_readonly(iter) else { continue }
             var logical = PangoRectangle()
             pango_layout_iter_get_run_extents(iter, nil, &logical)
-            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            let baseline = baselines[Int(line.pointee.start_index)] ?? Double(pango_layout_iter_get_baseline(iter)) / scale
             let runX = x + Double(logical.x) / scale, runY = y + baseline
             let look = RunLook(item.pointee.analysis.extra_attrs)
             cairo_move_to(cairo, runX, runY)
@@ -74,17 +77,68 @@ extension FontSystem {
         return m.ascent.rounded() + m.descent.rounded() + m.gap.rounded()
     }
 
-    /// How far Chromium's baseline sits from Pango's in a line of height `lineHeight`. Blink
-    /// rounds ascent and descent to whole pixels, gives the descent a pixel back from the ascent
-    /// when it was rounded down (subpixel positioning on Linux), and floors the half-leading on
-    /// the ascent side; Pango splits the leading of the unrounded metrics evenly.
-    public func baselineShift(_ style: TextStyle, lineHeight: Double) -> Double {
-        let m = fontMetrics(style)
-        var ascent = m.ascent.rounded(), descent = m.descent.rounded()
-        if descent < m.descent && ascent >= 1 { descent += 1; ascent -= 1 }
-        let blink = ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
-        let pango = m.ascent + (lineHeight - m.ascent - m.descent) / 2
-        return blink - pango
+    /// How far above its baseline an inline box of `style` reaches in Blink: ascent and descent
+    /// rounded to whole pixels, a pixel given from ascent to descent when the descent was
+    /// rounded down (subpixel positioning on Linux), half-leading floored on the ascent side.
+    func blinkAbove(ascent a: Double, descent d: Double, lineHeight: Double) -> Double {
+        var ascent = a.rounded(), descent = d.rounded()
+        if descent < d && ascent >= 1 { descent += 1; ascent -= 1 }
+        return ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
+    }
+
+    /// Each line's baseline as Blink places it (CSS 2.1 §10.8: the tallest inline box above the
+    /// baseline), keyed by the line's first byte; Pango's line boxes are kept, its baselines not.
+    /// Fallback fonts count only under `line-height: normal`; inline objects by their ascent.
+    func lineBaselines(_ layout: OpaquePointer, _ p: Paragraph) -> [Int: Double] {
+        var styles: [(start: Int, end: Int, style: TextStyle)] = []
+        var offset = 0
+        for run in p.runs {
+            let n = run.text.replacingNewlines().utf8.count
+            styles.append((offset, offset + n, run.style))
+            offset += n
+        }
+        let scale = Double(PANGO_SCALE)
+        var above: [Int: Double] = [:], tops: [Int: Double] = [:]
+        guard let iter = pango_layout_get_iter(layout) else { return [:] }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            let key = Int(line.pointee.start_index)
+            if tops[key] == nil {
+                var y0: Int32 = 0, y1: Int32 = 0
+                pango_layout_iter_get_line_yrange(iter, &y0, &y1)
+                tops[key] = Double(y0) / scale
+            }
+            guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item, let font = item.pointee.analysis.font else { continue }
+            let start = Int(item.pointee.offset)
+            var reach: Double
+            if let object = p.objects.first(where: { $0.byteOffset == start }) {
+                reach = object.ascent
+            } else {
+                guard let style = styles.first(where: { $0.start <= start && start < $0.end })?.style else { continue }
+                let lineHeight = style.lineHeight ?? normalLineHeight(style)
+                if let fallback = fallback(of: font), !style.lineHeightIsFixed {
+                    let f = fallbackMetrics(fallback, style)
+                    reach = blinkAbove(ascent: f.ascent, descent: f.descent, lineHeight: f.ascent.rounded() + f.descent.rounded())
+                } else {
+                    let m = fontMetrics(style)
+                    reach = blinkAbove(ascent: m.ascent, descent: m.descent, lineHeight: lineHeight)
+                }
+            }
+            above[key] = max(above[key] ?? 0, reach)
+        } while pango_layout_iter_next_run(iter) != 0
+        return above.reduce(into: [:]) { out, entry in out[entry.key] = (tops[entry.key] ?? 0) + entry.value }
+    }
+
+    /// The fallback a run's font stands for, by its family.
+    private func fallback(of font: UnsafeMutablePointer<PangoFont>) -> Fallback? {
+        let description = pango_font_describe(font)
+        defer { pango_font_description_free(description) }
+        let family = pango_font_description_get_family(description).map { String(cString: $0) } ?? ""
+        if family.localizedCaseInsensitiveContains("emoji") { return .emoji }
+        if family.contains("Hebrew") { return .hebrew }
+        if family.contains("Arabic") { return .arabic }
+        return nil
     }
 
     private func fontMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double, gap: Double) {
@@ -142,8 +196,8 @@ extension FontSystem {
                 guard let fallback, !(run.style.lineHeightIsFixed && fallback != .emoji) else { return run.style }
                 let text = fontMetrics(run.style), f = fallbackMetrics(fallback, run.style)
                 var s = run.style
-                s.lineHeight = run.style.lineHeightIsFixed ? lineHeight - abs((f.ascent - f.descent) - (text.ascent - text.descent))
-                                                           : f.ascent.rounded() + f.descent.rounded()
+                s.pangoLineHeight = run.style.lineHeightIsFixed ? lineHeight - abs((f.ascent - f.descent) - (text.ascent - text.descent))
+                                                                : f.ascent.rounded() + f.descent.rounded()
                 return s
             }
             var current = "", currentClass: Fallback?
@@ -255,16 +309,18 @@ extension FontSystem {
     /// Where each inline object's margin box starts, relative to the paragraph's top-left.
     public func objectOrigins(_ paragraph: Paragraph) -> [Int: (x: Double, y: Double)] {
         guard !paragraph.objects.isEmpty else { return [:] }
-        let layout = makeLayout(paragraph)
+        let p = withFallbackRuns(paragraph)
+        let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
+        let baselines = lineBaselines(layout, p)
         var out: [Int: (x: Double, y: Double)] = [:]
         guard let iter = pango_layout_get_iter(layout) else { return [:] }
         defer { pango_layout_iter_free(iter) }
         repeat {
             guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
             let start = Int(line.pointee.start_index), end = start + Int(line.pointee.length)
-            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            let baseline = baselines[start] ?? Double(pango_layout_iter_get_baseline(iter)) / scale
             for object in paragraph.objects where object.byteOffset >= start && object.byteOffset < end {
                 var pos = PangoRectangle()
                 pango_layout_index_to_pos(layout, Int32(object.byteOffset), &pos)
@@ -290,7 +346,7 @@ extension FontSystem {
         if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
         if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
-        if leading, let lineHeight = s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
+        if leading, let lineHeight = s.pangoLineHeight ?? s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
         return list.compactMap { $0 }
     }
 }
