@@ -36,11 +36,6 @@ if arguments.count == 3 && arguments[1] == "thumbnail-child" {
     exit(0)
 }
 
-if arguments.count == 3 && arguments[1] == "png-options" {
-    try pngOptionsExperiment(arguments[2])
-    exit(0)
-}
-
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-bench-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -69,20 +69,24 @@ public final class LayoutEngine {
         let contentHeight = definiteHeight.map { max(0, $0 - frame.vertical) }
 
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
-        var usedHeight: Double
-        if intrinsic != nil, el.element.tag == "svg" {
-            box.items.append(.vector(SVGReader.read(el, frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0))))
-            usedHeight = contentHeight ?? 0
-        } else if let intrinsic {
-            box.items.append(.image(SceneImage(frame: Rect(x: frame.left, y: frame.top, width: contentWidth, height: contentHeight ?? 0),
-                                               source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
-                                               intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
-                                               radii: resolveRadii(s, width: width, height: definiteHeight ?? 0), position: s.objectPosition)))
-            usedHeight = contentHeight ?? 0
+        /// The border-box height from the content's: the definite one if any, then min/max.
+        func finalHeight(_ used: Double) -> Double {
+            let h = definiteHeight ?? (used + frame.vertical)
+            return forcedHeight == nil ? s.clampHeight(h, cbHeight: cbHeight, frame: frame.vertical) : h
+        }
+        let height: Double
+        if let intrinsic {
+            height = finalHeight(contentHeight ?? 0)
+            let content = Rect(x: frame.left, y: frame.top, width: contentWidth, height: height - frame.vertical)
+            box.items.append(el.element.tag == "svg"
+                ? .vector(SVGReader.read(el, frame: content))
+                : .image(SceneImage(frame: content, source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
+                                    intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
+                                    radii: resolveRadii(s, width: width, height: height), position: s.objectPosition)))
         } else if s.display == .flex {
             let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
             box.items += flex.items
-            usedHeight = flex.height
+            height = finalHeight(flex.height)
         } else {
             // CSS 2.1 §8.3.1: with nothing between them, a box's margins collapse with its first
             // and last children's, unless the box starts a formatting context.
@@ -92,24 +96,11 @@ public final class LayoutEngine {
             let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
                                   collapseTop: throughTop, collapseBottom: throughBottom)
             box.items += flow.items
-            usedHeight = flow.height
+            height = finalHeight(flow.height)
             if throughTop { margin.top = collapse(margin.top, flow.leadingMargin) }
             if throughBottom { margin.bottom = collapse(margin.bottom, flow.trailingMargin) }
         }
-
-        var height = definiteHeight ?? (usedHeight + frame.vertical)
-        if forcedHeight == nil { height = s.clampHeight(height, cbHeight: cbHeight, frame: frame.vertical) }
         box.frame.height = height
-        if let last = box.items.indices.last, intrinsic != nil {
-            if case .image(var image) = box.items[last] {
-                image.frame.height = height - frame.vertical
-                image.radii = resolveRadii(s, width: width, height: height)
-                box.items[last] = .image(image)
-            } else if case .vector(var vector) = box.items[last] {
-                vector.frame.height = height - frame.vertical
-                box.items[last] = .vector(vector)
-            }
-        }
         decorate(&box, s, width: width, height: height)
         box.backgroundImage = backgroundImage(s, width: width, height: height)
         layoutAbsolutes(el, in: &box, frame: frame)

@@ -119,9 +119,7 @@ public final class MockupRenderer {
             return ([UInt8](data), nil, "data:\(data.count):\(src.suffix(32))")
         }
         guard Sanitizer.isLocalURL(src), !src.contains(":") else { return nil }
-        let file = project.folder.appendingPathComponent(src).standardizedFileURL.resolvingSymlinksInPath()
-        let roots = project.service.mediaRoots.map { project.folder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
-        guard roots.contains(where: file.path.hasPrefix), let bytes = try? ImageFile.read(file.path) else { return nil }
+        guard let file = project.service.mediaFile(src, in: project.folder), let bytes = try? ImageFile.read(file.path) else { return nil }
         return (bytes, src, file.path)
     }
 
@@ -147,9 +145,10 @@ public final class MockupRenderer {
         if let icon = project.appIcon {
             let url = project.folder.appendingPathComponent(icon)
             if let data = FileManager.default.contents(atPath: url.path) {
+                let src = "media/app-icon.\(url.pathExtension.lowercased())"
                 do {
-                    try images.register("media/app-icon.\(url.pathExtension.lowercased())", bytes: [UInt8](data), fileName: "media/app-icon.\(url.pathExtension.lowercased())", identity: url.path)
-                    iconSource = "media/app-icon.\(url.pathExtension.lowercased())"
+                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                    iconSource = src
                 } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
             } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Payload
 
 /// The service stage's part of `pushpreview.json`.
@@ -41,6 +42,15 @@ public struct ServiceSettings: Sendable {
     }
 
     public init() {}
+
+    /// `path` (relative to the project, or absolute) as a file inside one of the media roots,
+    /// symlinks resolved first; nil when it lies outside them.
+    public func mediaFile(_ path: String, in projectFolder: URL) -> URL? {
+        let candidate = path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.appendingPathComponent(path)
+        let resolved = candidate.standardizedFileURL.resolvingSymlinksInPath()
+        let roots = mediaRoots.map { projectFolder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
+        return roots.contains(where: resolved.path.hasPrefix) ? resolved : nil
+    }
 
     public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "decrypt", "enrich"]
 

@@ -1,3 +1,4 @@
+import Templating
 import Typography
 
 /// `linear-gradient()` (CSS Images 3 §3.1): an angle (0deg points up, clockwise) and colour

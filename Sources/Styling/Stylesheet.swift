@@ -170,11 +170,3 @@ struct CSSScanner {
     }
 }
 
-extension StringProtocol {
-    public var trimmed: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}

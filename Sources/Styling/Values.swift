@@ -1,3 +1,4 @@
+import Templating
 import Typography
 
 /// A CSS length before layout: absolute points, a percentage of the containing block, or auto.

@@ -22,7 +22,7 @@ public enum HTMLParser {
 
         var warnings: [TemplateWarning] = []
         if let last = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt)), last.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
-            let message = last.pointee.message.map { String(cString: $0) }?.trimmingWhitespace() ?? "HTML error"
+            let message = last.pointee.message.map { String(cString: $0) }?.trimmed ?? "HTML error"
             // libxml2's parser knows HTML 4: HTML5 and SVG elements are "invalid" to it but fine here.
             if !(message.hasPrefix("Tag ") && message.hasSuffix(" invalid")) {
                 warnings.append(TemplateWarning(file: file, line: Int(last.pointee.line), message: "HTML: \(message)"))

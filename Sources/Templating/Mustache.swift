@@ -61,7 +61,7 @@ struct MustacheParser {
             if p < source.count, "#^/!>&{=".unicodeScalars.contains(source[p]) { kind = source[p]; p += 1 }
             let closing: [Unicode.Scalar] = kind == "{" ? ["}"] + close : kind == "=" ? ["="] + close : close
             guard let end = find(closing, from: p) else { throw error("unclosed tag", at: tagStart) }
-            let content = String(String.UnicodeScalarView(source[p..<end])).trimmingWhitespace()
+            let content = String(String.UnicodeScalarView(source[p..<end])).trimmed
             let tagEnd = end + closing.count
 
             // A standalone tag (alone on its line but for whitespace) takes its whole line with it.
@@ -196,8 +196,9 @@ public func escapeHTML(_ text: String) -> String {
     return out
 }
 
-extension String {
-    func trimmingWhitespace() -> String {
+extension StringProtocol {
+    /// Without leading and trailing white space.
+    public var trimmed: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

@@ -31,7 +31,7 @@ public enum Sanitizer {
                 warnings.append(TemplateWarning(file: file, line: element.line, message: "removed event handler \(name) from <\(element.tag)>: templates cannot run scripts"))
                 return false
             }
-            let value = attribute.value.trimmingWhitespace().lowercased()
+            let value = attribute.value.trimmed.lowercased()
             if urlAttributes.contains(name) || (name == "style" && value.contains("url(")) {
                 let ok = name == "style" ? CSSURLFilter.filter(attribute.value, allowURL: allowURL) == attribute.value : allowURL(attribute.value)
                 if !ok {
@@ -56,7 +56,7 @@ public enum Sanitizer {
     /// The default policy: `data:` images and relative paths (resolved later against the
     /// attachments and media roots); never `javascript:`, never remote.
     public static func isLocalURL(_ url: String) -> Bool {
-        let u = url.trimmingWhitespace().lowercased()
+        let u = url.trimmed.lowercased()
         if u.hasPrefix("data:image/") { return true }
         if u.hasPrefix("//") || u.hasPrefix("\\\\") { return false }
         if let colon = u.firstIndex(of: ":"), !u[..<colon].contains("/") { return false } // any scheme
@@ -72,7 +72,7 @@ enum CSSURLFilter {
         while let open = rest.range(of: "url(", options: .caseInsensitive) {
             let close = rest[open.upperBound...].firstIndex(of: ")") ?? rest.endIndex
             let end = close == rest.endIndex ? close : rest.index(after: close)
-            var url = String(rest[open.upperBound..<close]).trimmingWhitespace()
+            var url = String(rest[open.upperBound..<close]).trimmed
             if url.count >= 2, let q = url.first, q == "\"" || q == "'", url.last == q { url = String(url.dropFirst().dropLast()) }
             out += rest[..<open.lowerBound]
             out += allowURL(url) ? rest[open.lowerBound..<end] : "none"

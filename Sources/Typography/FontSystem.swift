@@ -44,7 +44,8 @@ public final class FontSystem {
     let context: OpaquePointer            // PangoContext
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
-    var normalLineHeights: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
+    /// Ascent, descent and line gap per font description (and for emoji, measured), in points.
+    var metricsCache: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
 
     public init(fonts: FontSet) throws(TypographyError) {

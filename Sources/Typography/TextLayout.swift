@@ -155,7 +155,7 @@ extension FontSystem {
 
     private func fontMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double, gap: Double) {
         let key = "\(style.family)|\(style.size)|\(style.weight)|\(style.italic)"
-        if let known = normalLineHeights[key] { return known }
+        if let known = metricsCache[key] { return known }
         let description = pango_font_description_new()
         pango_font_description_set_family(description, style.family)
         pango_font_description_set_absolute_size(description, style.size * Double(PANGO_SCALE))
@@ -170,7 +170,7 @@ extension FontSystem {
         pango_font_metrics_unref(metrics)
         pango_font_description_free(description)
         let value = (ascent, descent, max(0, height - ascent - descent))
-        normalLineHeights[key] = value
+        metricsCache[key] = value
         return value
     }
 
@@ -238,14 +238,14 @@ extension FontSystem {
         case .arabic: probe.family = "Noto Sans Arabic"
         case .emoji:
             let key = "emoji|\(style.size)"
-            if let known = normalLineHeights[key] { return (known.ascent, known.descent) }
+            if let known = metricsCache[key] { return (known.ascent, known.descent) }
             let layout = makeLayout(Paragraph(runs: [.init("😀", style: probe)]), fallbackRuns: false)
             var ink = PangoRectangle(), logical = PangoRectangle()
             pango_layout_get_extents(layout, &ink, &logical)
             let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
             cpango_unref(UnsafeMutableRawPointer(layout))
             let value = (baseline, Double(logical.height) / Double(PANGO_SCALE) - baseline, 0.0)
-            normalLineHeights[key] = value
+            metricsCache[key] = value
             return (value.0, value.1)
         }
         let m = fontMetrics(probe)

@@ -50,14 +50,11 @@ final class AttachStep: @unchecked Sendable {
             guard let url = URL(string: reference), url.isFileURL else { throw UNError(.attachmentInvalidURL, "\(reference) is not a valid file URL") }
             path = url.path
         }
-        let candidate = path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.appendingPathComponent(path)
-        let resolved = candidate.standardizedFileURL.resolvingSymlinksInPath().path
-        let roots = settings.mediaRoots.map { projectFolder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
-        guard roots.contains(where: resolved.hasPrefix) else {
+        guard let file = settings.mediaFile(path, in: projectFolder) else {
             throw UNError(.attachmentInvalidURL, "\(reference) is outside the media folders (\(settings.mediaRoots.joined(separator: ", "))); nothing was read")
         }
-        guard FileManager.default.fileExists(atPath: resolved) else { throw UNError(.attachmentInvalidURL, "no such file: \(reference)") }
-        return URL(fileURLWithPath: resolved)
+        guard FileManager.default.fileExists(atPath: file.path) else { throw UNError(.attachmentInvalidURL, "no such file: \(reference)") }
+        return file
     }
 
     /// `data:[type][;base64],…`, refused before decoding when it could exceed the cap.
