@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build demo test bench fidelity clean
+.PHONY: deps build demo test bench fidelity fidelity-compare clean
 
 deps:
 	@scripts/install-deps
@@ -24,9 +24,13 @@ demo: build
 	  $(BIN) render $(LOCALIZED) --device iphone-15 --appearance light --locale en,nl,pl,tr,vi,tl --out Output || status=1; \
 	  kill $$(cat .demo-server.pid) 2>/dev/null; rm -f .demo-server.pid; exit $$status
 
+# The unit tests, then the fidelity check against Chromium (installed by deps) on the same
+# debug build.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	@if command -v chromium >/dev/null; then $(MAKE) --no-print-directory fidelity-compare CONFIG=debug; \
+	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
 
 # Prints speed and memory numbers; targets are in the issues, never asserted in tests.
 bench: deps
@@ -35,12 +39,16 @@ bench: deps
 
 # Our layout and pixels against headless Chromium's on Tests/Fixtures/layout (issue 3's targets).
 FIDELITY_DIR ?= .build/fidelity
+CONFIG ?= release
 fidelity: deps
-	$(SWIFT) build -c release --product pushpreview-fidelity
+	$(SWIFT) build -c $(CONFIG) --product pushpreview-fidelity
+	@$(MAKE) --no-print-directory fidelity-compare
+
+fidelity-compare:
 	@rm -rf $(FIDELITY_DIR)
-	.build/release/pushpreview-fidelity prepare $(FIDELITY_DIR)
+	.build/$(CONFIG)/pushpreview-fidelity prepare $(FIDELITY_DIR)
 	/usr/bin/python3 scripts/chromium-capture.py $(FIDELITY_DIR)
-	.build/release/pushpreview-fidelity compare $(FIDELITY_DIR)
+	.build/$(CONFIG)/pushpreview-fidelity compare $(FIDELITY_DIR)
 
 clean:
 	rm -rf .build

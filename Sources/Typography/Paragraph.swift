@@ -28,6 +28,9 @@ public struct TextStyle: Sendable, Hashable {
     public var lineHeightIsFixed = false
     /// The line height Pango is given, where it differs from the CSS one (fallback-font runs).
     var pangoLineHeight: Double?
+    /// How far Pango raises this run's box (not its glyphs, which are drawn on the line's
+    /// baseline): a fallback font's box lined up with the text font's under a fixed line-height.
+    var pangoRise = 0.0
     public init() {}
 }
 

@@ -203,18 +203,27 @@ extension FontSystem {
                 continue
             }
             func style(for fallback: Fallback?) -> TextStyle {
-                // Under a fixed line-height only emoji need it: whole lines of Hebrew or Arabic
-                // would lose the text font's strut, which Pango has no per-line form of.
-                guard let fallback, !(run.style.lineHeightIsFixed && fallback != .emoji) else { return run.style }
+                guard let fallback else { return run.style }
                 let text = fontMetrics(run.style), f = fallbackMetrics(fallback, run.style)
                 var s = run.style
+                // Under a fixed line-height Blink's line box is the text font's strut. Pango centres
+                // each run's leading on its own font, so a Hebrew or Arabic run's box is raised until
+                // it coincides with the text font's, even on a line with no other text.
+                if run.style.lineHeightIsFixed && fallback != .emoji {
+                    s.pangoRise = ((text.ascent - text.descent) - (f.ascent - f.descent)) / 2
+                    return s
+                }
                 s.pangoLineHeight = run.style.lineHeightIsFixed ? lineHeight - abs((f.ascent - f.descent) - (text.ascent - text.descent))
                                                                 : f.ascent.rounded() + f.descent.rounded()
                 return s
             }
             var current = "", currentClass: Fallback?
             for c in run.text {
-                let cls = c.unicodeScalars.lazy.compactMap(\.fallback).first ?? (c.unicodeScalars.allSatisfy { $0.properties.isWhitespace } ? currentClass : nil)
+                // Blink shapes a script run with the primary font first and falls back per character,
+                // so spaces between Hebrew or Arabic words keep the text font's width; only emoji
+                // sequences hold their spaces.
+                let cls = c.unicodeScalars.lazy.compactMap(\.fallback).first
+                    ?? (currentClass == .emoji && c.unicodeScalars.allSatisfy { $0.properties.isWhitespace } ? currentClass : nil)
                 if cls != currentClass && !current.isEmpty {
                     out.runs.append(.init(current, style: style(for: currentClass)))
                     current = ""
@@ -358,6 +367,7 @@ extension FontSystem {
         if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
         if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
+        if s.pangoRise != 0 { list.append(pango_attr_rise_new(Int32((s.pangoRise * scale).rounded()))) }
         if leading, let lineHeight = s.pangoLineHeight ?? s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
         return list.compactMap { $0 }
     }
