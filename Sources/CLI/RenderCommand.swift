@@ -8,15 +8,19 @@ enum RenderCommand {
     static let help = """
     usage: pushpreview render PAYLOAD... [options]
 
-    Renders each payload (.apns or .json) to Output/PAYLOAD/DEVICE-APPEARANCE[-LOCALE]-expanded.png and .html.
+    Renders each payload (.apns or .json) to Output/PAYLOAD/DEVICE-APPEARANCE[-LOCALE]-VIEW.png and .html, where
+    VIEW is expanded (the long-look), banner (collapsed) and, for a category with a text-input action, reply.
 
       --project DIR       project folder (default: the payload's project, else Examples)
       --out DIR           output folder (default Output)
-      --device LIST       device profiles, e.g. iphone-15,ipad-pro-11 (see: pushpreview devices)
+      --device LIST       device profiles, e.g. iphone-15,ipad-pro-11 (default: the project's, else iphone-15)
       --appearance LIST   light,dark (default light)
-      --locale LIST       e.g. en,nl (adds the locale to file names)
+      --locale LIST       e.g. en,nl (adds the locale to file names; default: the project's)
       --format LIST       html,png (default both)
-      --template FILE     a custom-view template (HTML + Mustache), drawn in place of the attachment
+      --template FILE     a custom-view template (HTML + Mustache) instead of the category's
+      --show-limits       draw the custom view whole, with its height cap and the clipped part marked
+      --media-state S     paused (default) or playing: how the media play/pause button is drawn
+      --hidden-previews   the banner as with previews hidden (written as -banner-hidden)
       --time-budget S     service-stage budget in seconds (default: the project's, else 30)
       --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
       --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
@@ -28,14 +32,10 @@ enum RenderCommand {
         let a: Arguments
         var options = RenderOptions()
         do {
-            a = try Arguments(argv, valued: ["project", "out", "device", "appearance", "locale", "format", "font-dir", "template", "time-budget", "jobs"],
-                              flags: ["json", "layout-json"])
+            a = try Arguments(argv, valued: ["project", "out", "device", "appearance", "locale", "format", "font-dir", "template", "time-budget", "jobs", "media-state"],
+                              flags: ["json", "layout-json", "show-limits", "hidden-previews"])
             guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "give at least one PAYLOAD file") }
-            options.devices = try a.list("device").map { id in
-                guard let d = DeviceProfile.named(id) else { throw Arguments.UsageError(description: "unknown device '\(id)'; see: pushpreview devices") }
-                return d
-            }
-            if options.devices.isEmpty { options.devices = [.standard] }
+            options.devices = a.list("device")
             options.appearances = try a.list("appearance").map { v in
                 guard let ap = Appearance(rawValue: v) else { throw Arguments.UsageError(description: "--appearance takes light and/or dark, not '\(v)'") }
                 return ap
@@ -54,6 +54,13 @@ enum RenderCommand {
                 options.timeBudget = seconds
             }
             options.template = a.value("template").map { URL(fileURLWithPath: $0) }
+            options.showLimits = a.flags.contains("show-limits")
+            options.hiddenPreviews = a.flags.contains("hidden-previews")
+            switch a.value("media-state") {
+            case nil, "paused": break
+            case "playing": options.mediaPlaying = true
+            case let other?: throw Arguments.UsageError(description: "--media-state takes paused or playing, not '\(other)'")
+            }
         } catch {
             printError("pushpreview render: \(error)\n\n\(help)")
             return 2
@@ -70,6 +77,15 @@ enum RenderCommand {
             printError("pushpreview: \(error)")
             return 1
         }
+        // Device ids are checked up front against every profile the payloads' projects know.
+        let projectFolders = Set(a.positionals.map { a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: URL(fileURLWithPath: $0)) })
+        let known = Set(projectFolders.flatMap { folder in
+            (try? DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), folder.appendingPathComponent("devices.json")]))?.map(\.id) ?? []
+        })
+        if let unknown = options.devices.first(where: { !known.contains($0) }) {
+            printError("pushpreview render: unknown device '\(unknown)'; see: pushpreview devices")
+            return 2
+        }
         var failed = false
         for path in a.positionals {
             let file = URL(fileURLWithPath: path)
@@ -80,7 +96,10 @@ enum RenderCommand {
                 failed = true
                 continue
             }
-            for result in renderer.render(payloadFile: file, project: project, options: options) {
+            var projectOptions = options
+            if projectOptions.devices.isEmpty { projectOptions.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
+            if projectOptions.locales.isEmpty { projectOptions.locales = project.locales }
+            for result in renderer.render(payloadFile: file, project: project, options: projectOptions) {
                 if a.flags.contains("json") { printJSON(result) }
                 else {
                     for output in result.outputs { print(output) }

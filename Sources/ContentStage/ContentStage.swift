@@ -3,12 +3,26 @@ import Styling
 import Templating
 
 /// The Notification Content Extension stage: turns the delivered notification into a page of
-/// HTML from the system templates (and later the category's custom view).
+/// HTML from the system templates, with the category's custom view inside the expanded one.
 public struct ContentStage: Sendable {
-    /// Folders partials are looked up in, first match wins: the project's, then the repository's.
+    /// Folders templates are looked up in, first match wins: the project's, then the repository's.
     public var templateFolders: [URL]
+    /// The system's symbol look-alikes, `Templates/system/icons/NAME.svg`, by name.
+    public let icons: [String: String]
 
-    public init(templateFolders: [URL]) { self.templateFolders = templateFolders }
+    public init(templateFolders: [URL]) {
+        self.templateFolders = templateFolders
+        var icons: [String: String] = [:]
+        for folder in templateFolders.reversed() {
+            let dir = folder.appendingPathComponent("system/icons")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where name.hasSuffix(".svg") {
+                if let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) {
+                    icons[String(name.dropLast(4))] = String(decoding: data, as: UTF8.self).trimmed
+                }
+            }
+        }
+        self.icons = icons
+    }
 
     /// A page ready to style and lay out.
     public struct Composition: Sendable {
@@ -17,7 +31,12 @@ public struct ContentStage: Sendable {
         public var warnings: [TemplateWarning]
     }
 
-    public enum View: String, Sendable, CaseIterable { case expanded, banner }
+    /// The mock-ups of one notification: the long-look, the collapsed banner, and the long-look
+    /// after tapping a text-input action.
+    public enum View: String, Sendable, CaseIterable {
+        case expanded, banner, reply
+        var template: String { self == .banner ? "system/banner.html" : "system/expanded.html" }
+    }
 
     /// A category's custom view: its template source and the file it came from.
     public struct CustomView: Sendable {
@@ -26,28 +45,53 @@ public struct ContentStage: Sendable {
         public init(source: String, file: String) { self.source = source; self.file = file }
     }
 
-    /// Renders `system/<view>.html` with the context, parses and sanitizes it; a custom view is
-    /// rendered with the same data, parsed and sanitized as its own file (so messages name its
-    /// lines) and put into the system template's `#custom-view` element.
+    /// Renders the view's system template with the context, parses and sanitizes it; a custom
+    /// view is rendered with the same data, parsed and sanitized as its own file (so messages name
+    /// its lines) and put into the system template's `#custom-view` element, followed by what the
+    /// system draws over it (`system/media-button.html`).
     public func compose(_ view: View, context: TemplateContext, customView: CustomView? = nil,
                         allowURL: (String) -> Bool) throws(TemplateError) -> Composition {
-        let name = "system/\(view.rawValue).html"
+        let name = view.template
         guard let source = partial(name) else { throw TemplateError(file: name, line: 0, message: "template not found in \(templateFolders.map(\.path))") }
-        var data = context.value
-        if case .object(var members) = data, customView != nil { members["hasCustomView"] = true; data = .object(members) }
+        var iconWarnings: [TemplateWarning] = []
+        var data = context.value(icon: { icon in
+            let (svg, warning) = self.symbol(icon)
+            if let warning, !iconWarnings.contains(where: { $0.message == warning }) { iconWarnings.append(TemplateWarning(file: "categories.json", line: 0, message: warning)) }
+            return svg
+        }, icons: icons)
+        if case .object(var members) = data, customView != nil, view != .banner { members["hasCustomView"] = true; data = .object(members) }
         var document = try page(source, file: name, data: data, allowURL: allowURL)
         var sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
-        if let customView {
+        if let customView, view != .banner {
             let custom = try page(customView.source, file: customView.file, data: data, allowURL: allowURL)
-            guard document.body.replaceChildren(ofId: "custom-view", with: custom.body.children) else {
+            let overlayName = "system/media-button.html"
+            let overlay = try partial(overlayName).map { source throws(TemplateError) in try page(source, file: overlayName, data: data, allowURL: allowURL) }
+            guard document.body.replaceChildren(ofId: "custom-view", with: custom.body.children + (overlay?.body.children ?? [])) else {
                 throw TemplateError(file: name, line: 0, message: "has no element with id=\"custom-view\" for the custom view")
             }
-            document.warnings += custom.warnings
+            document.warnings += custom.warnings + (overlay?.warnings ?? [])
             sheets += custom.styleSheets.map { Stylesheet($0.text, file: customView.file, firstLine: $0.line) }
         }
         let colors = partial("system/colors.css").map { Stylesheet($0, file: "system/colors.css") }
         sheets = (colors.map { [$0] } ?? []) + sheets
-        return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings))
+        return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings) + iconWarnings)
+    }
+
+    /// An action's icon as SVG markup: a system name from our look-alikes (`trash.fill` and
+    /// `checkmark` find `trash` and `check`), a template image from the project's
+    /// `Templates/icons/NAME.svg`; anything else is a neutral placeholder and a warning.
+    public func symbol(_ icon: NotificationAction.Icon?) -> (svg: String?, warning: String?) {
+        switch icon {
+        case nil: return (nil, nil)
+        case .system(let name):
+            let aliases = ["checkmark": "check", "arrowshape": "reply", "mappin": "location", "xmark": "placeholder"]
+            let base = String(name.split(separator: ".").first ?? "")
+            if let svg = icons[name] ?? icons[aliases[base] ?? base] { return (svg, nil) }
+            return (icons["placeholder"], "no look-alike for the system image \"\(name)\"; drawing a placeholder (symbols: \(icons.keys.sorted().joined(separator: ", ")))")
+        case .template(let name):
+            if !name.contains("/"), !name.contains(".."), let svg = partial("icons/\(name).svg") { return (svg.trimmed, nil) }
+            return (icons["placeholder"], "template image \"\(name)\" not found as Templates/icons/\(name).svg; drawing a placeholder")
+        }
     }
 
     /// Mustache, then libxml2, then the sanitizer.
@@ -62,7 +106,7 @@ public struct ContentStage: Sendable {
     }
 
     /// A template file's text by its name relative to a Templates folder.
-    func partial(_ name: String) -> String? {
+    public func partial(_ name: String) -> String? {
         guard !name.contains("..") else { return nil }
         for folder in templateFolders {
             if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) {

@@ -1,5 +1,8 @@
-/// A device a mock-up is drawn for: its width in points, its scale, and the height limit of a
-/// content extension's custom view.
+import Foundation
+import Payload
+
+/// A device a mock-up is drawn for. The profiles are data: `Templates/system/devices.json`, plus
+/// a project's own `devices.json` (same shape; an id already known replaces that profile).
 public struct DeviceProfile: Sendable, Equatable, Codable {
     public var id: String
     public var name: String
@@ -7,17 +10,51 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
     public var width: Double
     public var scale: Int
     public var isPad: Bool
+    /// The notification platter's width in points: the custom view's width.
+    public var notificationWidth: Double
     /// The custom view's height cap: 320 pt on iPhone, 352 pt on iPad.
-    public var customViewHeightLimit: Double { isPad ? 352 : 320 }
+    public var customViewHeightLimit: Double
 
-    public static let all: [DeviceProfile] = [
-        DeviceProfile(id: "iphone-se-3", name: "iPhone SE (3rd generation)", width: 375, scale: 2, isPad: false),
-        DeviceProfile(id: "iphone-15", name: "iPhone 15", width: 393, scale: 3, isPad: false),
-        DeviceProfile(id: "iphone-15-pro-max", name: "iPhone 15 Pro Max", width: 430, scale: 3, isPad: false),
-        DeviceProfile(id: "ipad-10", name: "iPad (10th generation)", width: 820, scale: 2, isPad: true),
-        DeviceProfile(id: "ipad-pro-11", name: "iPad Pro 11-inch", width: 834, scale: 2, isPad: true),
-    ]
-    public static let standard = all[1]
+    /// The profile used when none is asked for.
+    public static let standardID = "iphone-15"
 
-    public static func named(_ id: String) -> DeviceProfile? { all.first { $0.id == id } }
+    /// Reads `{"devices": [...]}`; every field is required and checked.
+    public static func read(_ url: URL) throws(ConfigError) -> [DeviceProfile] {
+        let file = url.path
+        guard let data = FileManager.default.contents(atPath: file) else { throw ConfigError("\(file): no such file") }
+        let json: JSONValue
+        do { json = try JSONParser.parse([UInt8](data), file: file) } catch { throw ConfigError(error.description) }
+        guard case .array(let items)? = json["devices"] else { throw ConfigError("\(file): devices: expected an array of device profiles") }
+        return try items.enumerated().map { (i, item) throws(ConfigError) in
+            let at = "\(file): devices[\(i)]"
+            func number(_ key: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
+                guard let n = item[key]?.number, range.contains(n) else { throw ConfigError("\(at).\(key): expected a number in \(range)") }
+                return n
+            }
+            guard let id = item["id"]?.string, !id.isEmpty, !id.contains(where: { $0 == "/" || $0 == "," || $0.isWhitespace }) else {
+                throw ConfigError("\(at).id: expected a non-empty string without spaces, commas or slashes")
+            }
+            guard let name = item["name"]?.string else { throw ConfigError("\(at).name: expected a string") }
+            guard case .bool(let isPad)? = item["isPad"] else { throw ConfigError("\(at).isPad: expected true or false") }
+            let width = try number("width", 200...2000)
+            return DeviceProfile(id: id, name: name, width: width, scale: Int(try number("scale", 1...3)), isPad: isPad,
+                                 notificationWidth: try number("notificationWidth", 100...width), customViewHeightLimit: try number("customViewHeightLimit", 50...2000))
+        }
+    }
+
+    /// The repository's profiles, then a project's, later ids replacing earlier ones.
+    public static func catalog(_ files: [URL]) throws(ConfigError) -> [DeviceProfile] {
+        var out: [DeviceProfile] = []
+        for file in files where FileManager.default.fileExists(atPath: file.path) {
+            for p in try read(file) {
+                if let i = out.firstIndex(where: { $0.id == p.id }) { out[i] = p } else { out.append(p) }
+            }
+        }
+        return out
+    }
+}
+
+public struct ConfigError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -3,7 +3,9 @@ import ServiceStage
 import Styling
 import Templating
 
-/// The one data model every template sees (README, "Template data").
+/// The one data model every template sees (README, "Template data"): the delivered content,
+/// the app, the device, and what the system chrome needs (header title, actions, the custom
+/// view's measurements, the play/pause button, the banner's texts).
 public struct TemplateContext: Sendable {
     public var notification: DeliveredNotification
     public var appName: String
@@ -13,39 +15,111 @@ public struct TemplateContext: Sendable {
     public var appearance: Appearance
     public var locale: String
     public var timeLabel = "now"
-    /// `src` and pixel size of each attachment, in attachment order.
-    public var attachmentSources: [(src: String, width: Int, height: Int)]
+    /// `src` and pixel size of each attachment that is an image (nil for audio and video).
+    public var attachmentSources: [(src: String, width: Int, height: Int)?]
 
-    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile,
-                appearance: Appearance, locale: String, attachmentSources: [(src: String, width: Int, height: Int)]) {
-        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
-        self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
+    /// The view controller's title, shown instead of the app name (OverridesDefaultTitle).
+    public var customTitle: String?
+    /// False when the extension sets UNNotificationExtensionDefaultContentHidden.
+    public var showDefaultContent = true
+    public var customView = CustomViewMetrics(limit: 320)
+    public var actions: [NotificationAction] = []
+    /// Set for the `-reply` mock-up: the text-input action after the tap.
+    public var reply: NotificationAction.TextInput?
+    public var mediaButton: MediaButton?
+    /// The collapsed notification's texts and thumbnail.
+    public var banner = Banner()
+
+    public struct CustomViewMetrics: Sendable {
+        public var limit: Double
+        /// An explicit height (the ratio's, or the measured one in review mode); nil = its content's.
+        public var height: Double?
+        public var clippedBy = 0.0
+        /// `--show-limits`: draw the cap and what falls below it instead of clipping.
+        public var showLimits = false
+        public init(limit: Double) { self.limit = limit }
     }
 
-    public var value: TemplateValue {
+    public struct MediaButton: Sendable {
+        public var type: CategoryViewSettings.MediaButton
+        public var frame: [Double]
+        public var tint: String
+        public var playing: Bool
+        public init(type: CategoryViewSettings.MediaButton, frame: [Double], tint: String, playing: Bool) {
+            self.type = type; self.frame = frame; self.tint = tint; self.playing = playing
+        }
+        /// The overlay button hides while the media plays.
+        public var visible: Bool { type == .default || (type == .overlay && !playing) }
+    }
+
+    public struct Banner: Sendable {
+        public var title = "", subtitle = "", body = ""
+        public var thumbnail: String?
+        public init() {}
+    }
+
+    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile,
+                appearance: Appearance, locale: String, attachmentSources: [(src: String, width: Int, height: Int)?]) {
+        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
+        self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
+        customView = CustomViewMetrics(limit: device.customViewHeightLimit)
+        banner.title = notification.title.isEmpty ? appName : notification.title
+        banner.subtitle = notification.subtitle
+        banner.body = notification.body
+    }
+
+    /// The data as templates see it; `icon` gives an action's symbol as SVG markup.
+    public func value(icon: (NotificationAction.Icon?) -> String?, icons: [String: String]) -> TemplateValue {
         let n = notification
         let attachments: [TemplateValue] = zip(n.attachments, attachmentSources).map { a, s in
-            ["identifier": .string(a.identifier), "type": .string(a.kind.rawValue), "url": .string(s.src),
-             "width": .number(Double(s.width)), "height": .number(Double(s.height))]
+            var o: [String: TemplateValue] = ["identifier": .string(a.identifier), "type": .string(a.kind.rawValue),
+                                               "isImage": .bool(a.kind == .image), "isVideo": .bool(a.kind == .video), "isAudio": .bool(a.kind == .audio)]
+            if let s { o["url"] = .string(s.src); o["width"] = .number(Double(s.width)); o["height"] = .number(Double(s.height)) }
+            return .object(o)
         }
         var app: [String: TemplateValue] = ["name": .string(appName), "initial": .string(appName.first.map { String($0).uppercased() } ?? "")]
         if let icon = appIconSource { app["icon"] = .string(icon) }
-        return .object([
+        var custom: [String: TemplateValue] = ["limit": .number(customView.limit), "showLimits": .bool(customView.showLimits)]
+        if let h = customView.height { custom["height"] = .number(h) }
+        if customView.clippedBy > 0 { custom["clippedBy"] = .number((customView.clippedBy * 10).rounded() / 10) }
+        let actionValues: [TemplateValue] = actions.prefix(NotificationCategory.maxActions).enumerated().map { i, a in
+            var o: [String: TemplateValue] = ["index": .number(Double(i)), "first": .bool(i == 0), "identifier": .string(a.identifier),
+                                               "title": .string(a.title), "destructive": .bool(a.isDestructive),
+                                               "options": .string(a.options.map(\.rawValue).joined(separator: ", "))]
+            if let svg = icon(a.icon) { o["icon"] = .string(svg) }
+            return .object(o)
+        }
+        var object: [String: TemplateValue] = [
             "title": .string(n.title), "subtitle": .string(n.subtitle), "body": .string(n.body),
             "category": n.category.map(TemplateValue.string) ?? .null,
             "threadId": n.threadId.map(TemplateValue.string) ?? .null,
             "badge": n.badge.map { .number(Double($0)) } ?? .null,
             "app": .object(app),
+            "header": ["title": .string(customTitle ?? appName), "overridden": .bool(customTitle != nil)],
             "time": .string(timeLabel),
             "attachments": .list(attachments),
             "attachment": attachments.first ?? .null,
             "userInfo": .object(Dictionary(n.userInfo.map { ($0.key, TemplateValue(json: $0.value)) }) { $1 }),
             "device": ["id": .string(device.id), "name": .string(device.name), "width": .number(device.width),
                        "scale": .number(Double(device.scale)), "isPad": .bool(device.isPad),
+                       "notificationWidth": .number(device.notificationWidth), "hairline": .number(1 / Double(device.scale)),
                        "customViewHeightLimit": .number(device.customViewHeightLimit)],
             "appearance": .string(appearance.rawValue),
             "dark": .bool(appearance == .dark),
             "locale": .string(locale),
-        ])
+            "showDefaultContent": .bool(showDefaultContent),
+            "customView": .object(custom),
+            "actions": .list(actionValues),
+            "hasActions": .bool(!actionValues.isEmpty),
+            "icons": .object(icons.mapValues(TemplateValue.string)),
+            "banner": .object(["title": .string(banner.title), "subtitle": .string(banner.subtitle), "body": .string(banner.body),
+                               "thumbnail": banner.thumbnail.map(TemplateValue.string) ?? .null]),
+        ]
+        if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
+        if let b = mediaButton, b.frame.count == 4 {
+            object["mediaButton"] = ["type": .string(b.type.rawValue), "visible": .bool(b.visible), "playing": .bool(b.playing), "tint": .string(b.tint),
+                                     "x": .number(b.frame[0]), "y": .number(b.frame[1]), "width": .number(b.frame[2]), "height": .number(b.frame[3])]
+        }
+        return .object(object)
     }
 }

@@ -73,6 +73,8 @@ extension LayoutEngine {
         p.lineHeight = container.lineHeight
         p.maxLines = container.lineClamp
         p.wraps = container.whiteSpace != .nowrap && container.whiteSpace != .pre
+        // CSS Overflow 3 §5.1: an unwrapped line that overflows a clipping box ends in an ellipsis.
+        if container.whiteSpace == .nowrap, container.textOverflowEllipsis, container.overflowHidden, p.maxLines == nil { p.maxLines = 1 }
         p.rightToLeft = container.rightToLeft
         p.breaksWords = container.breaksWords
         p.language = language

@@ -11,7 +11,8 @@ import Typography
 
 /// What to render for each payload.
 public struct RenderOptions: Sendable {
-    public var devices: [DeviceProfile] = [.standard]
+    /// Device profile ids (`Templates/system/devices.json`, a project's `devices.json`).
+    public var devices: [String] = [DeviceProfile.standardID]
     public var appearances: [Appearance] = [.light]
     /// Empty: the development language only, and no locale in file names.
     public var locales: [String] = []
@@ -22,6 +23,12 @@ public struct RenderOptions: Sendable {
     public var template: URL?
     /// Overrides the project's service-stage time budget (`--time-budget`).
     public var timeBudget: Double?
+    /// `--show-limits`: draw the custom view's height cap and what falls below it.
+    public var showLimits = false
+    /// `--media-state playing`: the play/pause button as it looks while the media plays.
+    public var mediaPlaying = false
+    /// `--hidden-previews`: the banner as it looks with previews hidden (`-banner-hidden`).
+    public var hiddenPreviews = false
     /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
     /// filters at level 6, for files about a third larger on photos (`make bench`).
     public var pngCompressionLevel = 3
@@ -29,12 +36,13 @@ public struct RenderOptions: Sendable {
     public init() {}
 }
 
-/// One mock-up's outcome, as `--json` prints it and `report.json` will list it.
+/// One mock-up's outcome, as `--json` prints it and `report.json` lists it.
 public struct MockupResult: Sendable, Codable, Equatable {
     public var payload: String
     public var device: String
     public var appearance: String
     public var locale: String?
+    /// expanded, banner, banner-hidden or reply.
     public var view: String
     public var outputs: [String]
     public var warnings: [String]
@@ -42,12 +50,23 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var service: ServiceReport
     /// The custom view, when there is one: its drawn height and how much of it was clipped (pt).
     public var content: ContentReport?
+    /// The action buttons this view shows, with their options.
+    public var actions: [ActionReport]?
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {
     public var category: String?
     public var customViewHeight: Double
     public var clippedBy: Double
+    /// The custom view's template file.
+    public var template: String?
+}
+
+public struct ActionReport: Sendable, Codable, Equatable {
+    public var identifier: String
+    public var title: String
+    public var options: [String]
+    public var textInput: Bool
 }
 
 /// The service stage's part of a result: `{"ran", "level", "steps": [{"step", "outcome", "ms", "bytes", "message"}]}`.
@@ -62,20 +81,26 @@ public struct ServiceReport: Sendable, Codable, Equatable {
 /// Runs the whole pipeline for payload files. Owns one font system, so one renderer per thread.
 public final class MockupRenderer {
     let fonts: FontSystem
-    let contentStage: ContentStage
+    let templates: URL
     let images = ImageStore()
+    /// Banner thumbnails already made, by attachment, size and options.
+    var thumbnails: [String: [UInt8]] = [:]
 
-    public init(fonts: FontSet, templates: URL, projectTemplates: URL? = nil) throws(TypographyError) {
+    public init(fonts: FontSet, templates: URL) throws(TypographyError) {
         self.fonts = try FontSystem(fonts: fonts)
-        contentStage = ContentStage(templateFolders: (projectTemplates.map { [$0] } ?? []) + [templates])
+        self.templates = templates
+    }
+
+    /// The device profiles a project can use: the repository's, then its own `devices.json`.
+    public func deviceProfiles(for project: Project) throws(ConfigError) -> [DeviceProfile] {
+        try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), project.folder.appendingPathComponent("devices.json")])
     }
 
     /// Renders one payload file in every requested variant. Never throws: a failure is a result with errors.
     public func render(payloadFile: URL, project: Project, options: RenderOptions) -> [MockupResult] {
-        let name = payloadFile.deletingPathExtension().lastPathComponent
         let failure = { (message: String) in
             [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
-                          outputs: [], warnings: [], errors: [message], service: .none, content: nil)]
+                          outputs: [], warnings: [], errors: [message], service: .none)]
         }
         guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
             return failure("\(payloadFile.path): no such file (check the path)")
@@ -84,32 +109,212 @@ public final class MockupRenderer {
         do { (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: payloadFile.path) } catch {
             return failure(error.description)
         }
+        let catalog: [DeviceProfile]
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
         var service = ServiceStage(projectFolder: project.folder, settings: project.service)
         if let budget = options.timeBudget { service.settings.timeBudget = budget }
         var notifications: [String: DeliveredNotification] = [:]
-        let folder = options.outputFolder.appendingPathComponent(name)
+        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
         var results: [MockupResult] = []
-        for device in options.devices {
+        for deviceID in options.devices {
+            guard let device = catalog.first(where: { $0.id == deviceID }) else {
+                results += failure("unknown device '\(deviceID)'; known: \(catalog.map(\.id).joined(separator: ", "))")
+                continue
+            }
             for appearance in options.appearances {
                 for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
                     let language = locale ?? "en"
                     if notifications[language] == nil { notifications[language] = service.run(payload, locale: language) }
-                    let notification = notifications[language]!
-                    var result = MockupResult(payload: payloadFile.path, device: device.id, appearance: appearance.rawValue, locale: locale,
-                                              view: "expanded", outputs: [], warnings: diagnostics.map(\.description) + project.warnings, errors: [],
-                                              service: ServiceReport(notification.trace), content: nil)
-                    let stem = [device.id, appearance.rawValue, locale].compactMap { $0 }.joined(separator: "-") + "-expanded"
-                    do {
-                        try renderExpanded(notification, project: project, device: device, appearance: appearance, locale: language,
-                                           folder: folder, stem: stem, options: options, result: &result)
-                    } catch {
-                        result.errors.append("\(error)")
-                    }
-                    results.append(result)
+                    let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
+                                  locale: locale, payloadFile: payloadFile, options: options,
+                                  warnings: diagnostics.map(\.description) + project.warnings)
+                    results += render(job)
                 }
             }
         }
         return results
+    }
+
+    /// One notification on one device, appearance and locale: the inputs every view shares.
+    struct Job {
+        var notification: DeliveredNotification
+        var project: Project
+        var stage: ContentStage
+        var device: DeviceProfile
+        var appearance: Appearance
+        var locale: String?
+        var payloadFile: URL
+        var options: RenderOptions
+        var warnings: [String]
+        var language: String { locale ?? "en" }
+        var folder: URL { options.outputFolder.appendingPathComponent(payloadFile.deletingPathExtension().lastPathComponent) }
+        func stem(_ view: String) -> String { ([device.id, appearance.rawValue, locale].compactMap { $0 } + [view]).joined(separator: "-") }
+    }
+
+    /// The expanded view, the banner (or its hidden-previews form) and, for a category with a
+    /// text-input action, the `-reply` view.
+    func render(_ job: Job) -> [MockupResult] {
+        let n = job.notification, config = job.project.content
+        var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
+                                view: "expanded", outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace))
+        images.beginPage()
+        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
+        var context: TemplateContext
+        do { context = try makeContext(job, result: &base) } catch {
+            base.errors.append("\(error)")
+            return [base]
+        }
+
+        // The category: its extension (Info.plist), actions (categories.json) and view settings.
+        let ext = config.contentExtension(for: n.category)
+        let category = config.category(n.category)
+        let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
+        base.warnings += config.issues.filter { issue in
+            issue.severity == .error || n.category.map { issue.location.contains($0) } ?? false
+        }.map(\.description)
+        if let id = n.category, category == nil, !config.categories.isEmpty || ext != nil {
+            base.warnings.append("category \"\(id)\" is not in \(job.project.folder.appendingPathComponent("categories.json").path): no actions are shown")
+        }
+        var customView: ContentStage.CustomView?
+        var templateFile: String?
+        do {
+            (customView, templateFile) = try customViewSource(job, ext: ext, category: category, result: &base)
+        } catch {
+            base.errors.append("\(error)")
+            return [base]
+        }
+        if let ext {
+            context.showDefaultContent = !ext.defaultContentHidden
+            if ext.overridesDefaultTitle {
+                if let title = settings.title {
+                    do { context.customTitle = try MustacheTemplate(title, name: "pushpreview.json categories.\(n.category ?? "").title").render(context.value(icon: { _ in nil }, icons: [:])) }
+                    catch { base.warnings.append("\(error)") }
+                } else {
+                    base.warnings.append("\(ext.file): OverridesDefaultTitle is YES but pushpreview.json sets no categories.\(n.category ?? "").title; the header shows the app name")
+                }
+            }
+        }
+        context.actions = Array((category?.actions ?? []).prefix(NotificationCategory.maxActions))
+        if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
+            context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor ?? "#ffffff",
+                                        playing: job.options.mediaPlaying)
+        }
+        context.customView.showLimits = job.options.showLimits
+
+        var results: [MockupResult] = []
+        // The long-look.
+        var expanded = base
+        expanded.actions = context.actions.map(Self.report)
+        render(.expanded, name: "expanded", context: context, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
+               templateFile: templateFile, job: job, result: &expanded)
+        results.append(expanded)
+
+        // The collapsed banner: the first two actions are what limited space shows.
+        var banner = base
+        banner.view = job.options.hiddenPreviews ? "banner-hidden" : "banner"
+        banner.actions = Array(context.actions.prefix(NotificationCategory.compactActions)).map(Self.report)
+        var bannerContext = context
+        if job.options.hiddenPreviews {
+            let options = category?.options ?? []
+            bannerContext.banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : "Notification"
+            bannerContext.banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
+            bannerContext.banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
+        } else {
+            bannerContext.banner.thumbnail = thumbnail(for: n, job: job, result: &banner)
+        }
+        render(.banner, name: banner.view, context: bannerContext, customView: nil, ratio: 1, templateFile: nil, job: job, result: &banner)
+        results.append(banner)
+
+        // After tapping the first text-input action.
+        if let input = context.actions.first(where: { $0.textInput != nil }) {
+            var reply = base
+            reply.view = "reply"
+            reply.actions = [Self.report(input)]
+            var replyContext = context
+            replyContext.reply = input.textInput
+            render(.reply, name: "reply", context: replyContext, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
+                   templateFile: templateFile, job: job, result: &reply)
+            results.append(reply)
+        }
+        return results
+    }
+
+    static func report(_ a: NotificationAction) -> ActionReport {
+        ActionReport(identifier: a.identifier, title: a.title, options: a.options.map(\.rawValue), textInput: a.textInput != nil)
+    }
+
+    /// Registers the attachments and the app icon, and builds the template data.
+    private func makeContext(_ job: Job, result: inout MockupResult) throws -> TemplateContext {
+        var sources: [(src: String, width: Int, height: Int)?] = []
+        for attachment in job.notification.attachments {
+            guard attachment.kind == .image else { sources.append(nil); continue }
+            let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
+            let src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)"
+            do { try images.register(src, bytes: attachment.bytes, fileName: src, identity: attachment.path) } catch {
+                throw ConfigError("\(attachment.path): \(error)")
+            }
+            let size = images.size(of: src)!
+            sources.append((src, Int(size.width), Int(size.height)))
+        }
+        var iconSource: String?
+        if let icon = job.project.appIcon {
+            let url = job.project.folder.appendingPathComponent(icon)
+            if let data = FileManager.default.contents(atPath: url.path) {
+                let src = "media/app-icon.\(url.pathExtension.lowercased())"
+                do {
+                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                    iconSource = src
+                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
+            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
+        }
+        return TemplateContext(notification: job.notification, appName: job.project.appName, appIconSource: iconSource, device: job.device,
+                               appearance: job.appearance, locale: job.language, attachmentSources: sources)
+    }
+
+    /// `--template`, else the template of the category's extension: `Templates/ID.html` (or the
+    /// category's `template`) in the project, then among the repository's stock templates.
+    private func customViewSource(_ job: Job, ext: ContentExtension?, category: NotificationCategory?,
+                                  result: inout MockupResult) throws -> (ContentStage.CustomView?, String?) {
+        if let template = job.options.template {
+            guard let data = FileManager.default.contents(atPath: template.path) else {
+                throw TemplateError(file: template.path, line: 0, message: "no such template file")
+            }
+            return (.init(source: String(decoding: data, as: UTF8.self), file: template.path), template.path)
+        }
+        guard let ext, let id = job.notification.category else { return (nil, nil) }
+        let name = (category?.template ?? id) + ".html"
+        for folder in job.stage.templateFolders {
+            let file = folder.appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: file.path) {
+                return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), file.path)
+            }
+        }
+        result.warnings.append("\(ext.file) claims category \"\(id)\" but there is no Templates/\(name); drawing the system's default expanded look")
+        return (nil, nil)
+    }
+
+    /// The banner's thumbnail: the first image attachment (unless ThumbnailHidden), clipped to its
+    /// ClippingRect, at its ThumbnailTime frame, aspect-filled to 38 pt.
+    private func thumbnail(for n: DeliveredNotification, job: Job, result: inout MockupResult) -> String? {
+        guard let a = n.attachments.first, a.kind == .image, !a.thumbnailHidden else { return nil }
+        let side = 38 * job.device.scale
+        let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
+        let frame = Int(a.thumbnailTime)
+        let key = "\(a.path)|\(a.bytes.count)|\(side)|\(clip)|\(frame)"
+        let src = "media/\(a.identifier)-thumbnail@\(job.device.scale)x.png"
+        do {
+            let bytes: [UInt8]
+            if let known = thumbnails[key] { bytes = known } else {
+                let image = try Thumbnailer.thumbnail(a.bytes, width: side, height: side, fit: .fill, clip: clip, frame: frame)
+                bytes = try PNGCodec.encode(image, scale: job.device.scale)
+                thumbnails[key] = bytes
+            }
+            try images.register(src, bytes: bytes, fileName: src, identity: key)
+            return src
+        } catch {
+            result.warnings.append("\(a.path): no thumbnail: \(error)")
+            return nil
+        }
     }
 
     /// A template's own image: a `data:image/…;base64` URL, or a file inside the media roots.
@@ -123,79 +328,70 @@ public final class MockupRenderer {
         return (bytes, src, file.path)
     }
 
-    private func renderExpanded(_ notification: DeliveredNotification, project: Project, device: DeviceProfile, appearance: Appearance,
-                                locale: String, folder: URL, stem: String, options: RenderOptions, result: inout MockupResult) throws {
-        let images = self.images
-        images.beginPage()
-        images.resolver = { src in Self.resolveTemplateImage(src, project: project) }
-        var sources: [(src: String, width: Int, height: Int)] = []
-        for attachment in notification.attachments {
-            let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
-            let src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)"
-            do {
-                try images.register(src, bytes: attachment.bytes, fileName: src, identity: attachment.path)
-                let size = images.size(of: src)!
-                sources.append((src, Int(size.width), Int(size.height)))
-            } catch {
-                result.errors.append("\(attachment.path): \(error)")
-                return
+    /// Composes, styles and lays out one view, then writes its PNG and HTML. The custom view is
+    /// laid out at its content's height under the device's cap; a view with no height of its own
+    /// gets width × InitialContentSizeRatio, and `--show-limits` draws it whole with the cap
+    /// marked — both by laying out once more with the measured height in the template data.
+    private func render(_ view: ContentStage.View, name: String, context: TemplateContext, customView: ContentStage.CustomView?,
+                        ratio: Double, templateFile: String?, job: Job, result: inout MockupResult) {
+        do {
+            var context = context
+            var (composition, styled, scene) = try layout(view, context: context, customView: customView, job: job)
+            if customView != nil, let box = scene.find(id: "custom-view") {
+                let natural = box.contentBottom
+                let height = natural > 0 ? natural : (context.device.notificationWidth * ratio * 100).rounded() / 100
+                let shown = min(height, context.customView.limit)
+                context.customView.clippedBy = height - shown
+                if natural == 0 || context.customView.showLimits {
+                    context.customView.height = height
+                    (composition, styled, scene) = try layout(view, context: context, customView: customView, job: job)
+                }
+                result.content = ContentReport(category: context.notification.category, customViewHeight: shown,
+                                               clippedBy: (context.customView.clippedBy * 100).rounded() / 100, template: templateFile)
+                if context.customView.clippedBy > 0 && view == .expanded {
+                    result.warnings.append("\((templateFile.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "custom view") is \(formatNumber(height)) pt tall; iOS shows \(formatNumber(shown)) pt on \(context.device.name) and clips \(formatNumber(context.customView.clippedBy)) pt")
+                }
             }
+            result.warnings += composition.warnings.map(\.description)
+            try write(scene: scene, styled: styled, composition: composition, stem: job.stem(name), context: context, job: job, result: &result)
+        } catch {
+            result.errors.append("\(error)")
         }
-        var iconSource: String?
-        if let icon = project.appIcon {
-            let url = project.folder.appendingPathComponent(icon)
-            if let data = FileManager.default.contents(atPath: url.path) {
-                let src = "media/app-icon.\(url.pathExtension.lowercased())"
-                do {
-                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
-                    iconSource = src
-                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
-            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
-        }
+    }
 
-        let context = TemplateContext(notification: notification, appName: project.appName, appIconSource: iconSource, device: device,
-                                      appearance: appearance, locale: locale, attachmentSources: sources)
-        var customView: ContentStage.CustomView?
-        if let template = options.template {
-            guard let data = FileManager.default.contents(atPath: template.path) else {
-                throw TemplateError(file: template.path, line: 0, message: "no such template file")
-            }
-            customView = .init(source: String(decoding: data, as: UTF8.self), file: template.path)
-        }
-        let composition = try contentStage.compose(.expanded, context: context, customView: customView) {
+    private func layout(_ view: ContentStage.View, context: TemplateContext, customView: ContentStage.CustomView?,
+                        job: Job) throws -> (ContentStage.Composition, StyledElement, Scene) {
+        let images = self.images
+        var composition = try job.stage.compose(view, context: context, customView: customView) {
             images.entries[$0] != nil || Sanitizer.isLocalURL($0)
         }
-        result.warnings += composition.warnings.map(\.description)
-        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance)
+        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance)
             .resolve(composition.document.body, file: composition.document.file)
-        result.warnings += styleWarnings.map(\.description)
-
+        composition.warnings += styleWarnings
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
-        let scene = engine.layout(styled, width: device.width, language: locale)
-        if customView != nil, let view = scene.find(id: "custom-view") {
-            let clipped = max(0, view.contentBottom - view.box.frame.height)
-            result.content = ContentReport(category: notification.category, customViewHeight: view.box.frame.height, clippedBy: (clipped * 100).rounded() / 100)
-            if clipped > 0 {
-                result.warnings.append("\(options.template?.lastPathComponent ?? "custom view") is \(formatNumber(view.contentBottom)) pt tall; iOS shows \(formatNumber(device.customViewHeightLimit)) pt on \(device.name) and clips \(formatNumber(clipped)) pt")
-            }
-        }
+        return (composition, styled, engine.layout(styled, width: job.device.width, language: job.language))
+    }
+
+    private func write(scene: Scene, styled: StyledElement, composition: ContentStage.Composition, stem: String, context: TemplateContext,
+                       job: Job, result: inout MockupResult) throws {
         for src in images.missing.sorted() {
-            result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+            result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
         }
         if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
-
+        let options = job.options, folder = job.folder
         if options.formats.contains("png") {
-            let painted = PNGPainter(fonts: fonts, images: images, scale: device.scale).paint(scene, background: background)
+            let painted = PNGPainter(fonts: fonts, images: images, scale: job.device.scale).paint(scene, background: background)
             result.warnings += painted.warnings
             let url = folder.appendingPathComponent(stem + ".png")
-            try OutputFile.write(try PNGCodec.encode(painted.image, scale: device.scale, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters), to: url)
+            try OutputFile.write(try PNGCodec.encode(painted.image, scale: job.device.scale, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters), to: url)
             result.outputs.append(url.path)
         }
         if options.formats.contains("html") {
-            let page = HTMLWriter.Page(title: "\(notification.title.isEmpty ? project.appName : notification.title) — \(device.name), \(appearance.rawValue)",
-                                       body: composition.document.body, sheets: composition.sheets, appearance: appearance,
-                                       width: device.width, background: background, language: locale)
+            let n = context.notification
+            let page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
+                                       body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
+                                       width: job.device.width, background: background, language: job.language)
             let url = folder.appendingPathComponent(stem + ".html")
             try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
             for entry in images.entries.values where !entry.fileName.isEmpty {

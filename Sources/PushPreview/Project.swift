@@ -1,3 +1,4 @@
+import ContentStage
 import Foundation
 import Payload
 import ServiceStage
@@ -13,13 +14,18 @@ public struct Project: Sendable {
     public var devices: [String] = []
     public var locales: [String] = []
     public var warnings: [String] = []
+    /// Content extensions, categories and per-category view settings.
+    public var content = ContentConfiguration()
 
     public static let settingsFile = "pushpreview.json"
 
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
-        guard let data = FileManager.default.contents(atPath: settings.path) else { return }
+        guard let data = FileManager.default.contents(atPath: settings.path) else {
+            content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)
+            return
+        }
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(message: error.description) }
         guard case .object(let members) = json else { throw ProjectError(message: "\(settings.path): expected an object, got \(json.typeName)") }
@@ -40,10 +46,12 @@ public struct Project: Sendable {
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
             case "locales": locales = try strings(value, key)
+            case "categories": break
             default: warnings.append("\(settings.path): \(key): unknown setting, ignored")
             }
         }
         do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(message: error.message) }
+        content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path)
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.

@@ -76,6 +76,8 @@ public struct ComputedStyle: Sendable, Equatable {
     // Text (not inherited)
     public var underline = false, lineThrough = false
     public var lineClamp: Int?
+    /// `text-overflow: ellipsis` (not inherited): with `overflow: hidden` and `nowrap`, one line ending in "…".
+    public var textOverflowEllipsis = false
 
     public init() {}
 

@@ -163,7 +163,8 @@ struct PropertyParser {
             return s.breaksWords || lower == "normal" || lower == "keep-all"
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower)) { s.lineClamp = $0 }
-        case "text-overflow", "-webkit-box-orient": return true // ellipsis is what line-clamp draws
+        case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
+        case "-webkit-box-orient": return true // the line-clamp idiom
         default: return false
         }
     }

@@ -30,7 +30,9 @@ struct CommandLineTests {
         let out = temporaryFolder()
         let r = try run(["render", "Examples/payloads/image-gif.apns", "--out", out.path, "--json", "--appearance", "dark"])
         #expect(r.status == 0, "\(r.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.map { $0["view"] as? String } == ["expanded", "banner"])
+        let object = objects.first
         #expect(object?["device"] as? String == "iphone-15" && object?["appearance"] as? String == "dark")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-15-dark-expanded.png").path))
     }
@@ -44,6 +46,7 @@ struct CommandLineTests {
                          "--out", out.path, "--json", "--locale", "nl"])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["view"] as? String == "expanded" }
         #expect(objects.count == 4)
         func steps(_ payload: String) -> (ran: Bool, level: String, steps: [[String: Any]]) {
             let o = objects.first { ($0["payload"] as? String)?.hasSuffix(payload) == true }

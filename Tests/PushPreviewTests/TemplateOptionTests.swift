@@ -37,7 +37,7 @@ struct TemplateOptionTests {
         var options = RenderOptions()
         options.outputFolder = folder.appendingPathComponent("Output")
         options.template = file
-        options.devices = [.named("iphone-15")!, .named("ipad-pro-11")!]
+        options.devices = ["iphone-15", "ipad-pro-11"]
         options.layoutJSON = true
         let results = try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
                                                 project: try Project(folder: examples), options: options)

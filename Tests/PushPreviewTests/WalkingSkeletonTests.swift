@@ -83,6 +83,7 @@ struct WalkingSkeletonTests {
         options.outputFolder = temporaryFolder()
         options.appearances = [.light, .dark]
         let results = renderer.render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"), project: try Project(folder: examples), options: options)
+            .filter { $0.view == "expanded" }
         let images = try results.map { try PNGCodec.decode(sha(URL(fileURLWithPath: $0.outputs.first { $0.hasSuffix(".png") }!))) }
         #expect(images.count == 2 && images[0].width == images[1].width && images[0].height == images[1].height)
         let light = images[0].pixel(x: 5, y: 5), dark = images[1].pixel(x: 5, y: 5)

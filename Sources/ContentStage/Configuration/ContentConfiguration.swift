@@ -1,0 +1,107 @@
+import Foundation
+import Payload
+
+/// What the content extension's view controller would decide in code, per category, set in
+/// `pushpreview.json` → `"categories": {"ID": {...}}`.
+public struct CategoryViewSettings: Sendable, Equatable {
+    public enum MediaButton: String, Sendable, CaseIterable { case none, `default`, overlay }
+    public var mediaPlayPauseButtonType = MediaButton.none
+    /// x, y, width, height in the custom view's points.
+    public var mediaPlayPauseButtonFrame: [Double]?
+    /// A CSS colour; the system's when absent.
+    public var mediaPlayPauseButtonTintColor: String?
+    /// The view controller's `title`, a Mustache template over the template data; shown in the
+    /// header when the extension sets UNNotificationExtensionOverridesDefaultTitle.
+    public var title: String?
+    public init() {}
+}
+
+/// A project's content extensions (`Info.plist`, `Extensions/*/Info.plist`), its categories
+/// (`categories.json`) and the per-category view settings, with every problem found.
+public struct ContentConfiguration: Sendable {
+    public var extensions: [ContentExtension] = []
+    public var categories: [NotificationCategory] = []
+    public var viewSettings: [String: CategoryViewSettings] = [:]
+    public var issues: [ConfigIssue] = []
+
+    public init() {}
+
+    public init(projectFolder: URL, settings: JSONValue?, settingsFile: String) {
+        let fm = FileManager.default
+        var plists = [projectFolder.appendingPathComponent("Info.plist")].filter { fm.fileExists(atPath: $0.path) }
+        let extensionsDir = projectFolder.appendingPathComponent("Extensions")
+        for name in ((try? fm.contentsOfDirectory(atPath: extensionsDir.path)) ?? []).sorted() {
+            let plist = extensionsDir.appendingPathComponent(name).appendingPathComponent("Info.plist")
+            if fm.fileExists(atPath: plist.path) { plists.append(plist) }
+        }
+        var owner: [String: String] = [:]
+        for plist in plists {
+            let (ext, found) = ContentExtension.read(plist)
+            issues += found
+            guard var ext else { continue }
+            ext.categories = ext.categories.filter { category in
+                if let first = owner[category] {
+                    issues.append(ConfigIssue(.error, file: plist.path, location: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
+                                              "\"\(category)\" is already claimed by \(first); each category belongs to one extension"))
+                    return false
+                }
+                owner[category] = plist.path
+                return true
+            }
+            extensions.append(ext)
+        }
+        let categoriesFile = projectFolder.appendingPathComponent("categories.json")
+        if fm.fileExists(atPath: categoriesFile.path) {
+            let (list, found) = NotificationCategory.read(categoriesFile)
+            categories = list
+            issues += found
+        }
+        if let settings { readViewSettings(settings, file: settingsFile) }
+    }
+
+    /// The extension that draws `category`, if one claims it (case-sensitive, as iOS matches).
+    public func contentExtension(for category: String?) -> ContentExtension? {
+        guard let category else { return nil }
+        return extensions.first { $0.categories.contains(category) }
+    }
+
+    public func category(_ id: String?) -> NotificationCategory? {
+        guard let id else { return nil }
+        return categories.first { $0.identifier == id }
+    }
+
+    private mutating func readViewSettings(_ json: JSONValue, file: String) {
+        guard let value = json["categories"] else { return }
+        guard case .object(let members) = value else {
+            issues.append(ConfigIssue(.error, file: file, location: "categories", "expected an object: category id → view settings"))
+            return
+        }
+        for (id, entry) in members {
+            let at = "categories.\(id)"
+            func issue(_ key: String, _ m: String) { issues.append(ConfigIssue(.error, file: file, location: "\(at).\(key)", m)) }
+            guard case .object(let keys) = entry else { issues.append(ConfigIssue(.error, file: file, location: at, "expected an object")); continue }
+            var s = CategoryViewSettings()
+            for (key, v) in keys {
+                switch key {
+                case "mediaPlayPauseButtonType":
+                    if let t = v.string.flatMap(CategoryViewSettings.MediaButton.init(rawValue:)) { s.mediaPlayPauseButtonType = t }
+                    else { issue(key, "\(v.compact) is not one of none, default, overlay") }
+                case "mediaPlayPauseButtonFrame":
+                    if case .array(let n) = v, n.count == 4, n.allSatisfy({ $0.number != nil }), n[2].number! > 0, n[3].number! > 0 {
+                        s.mediaPlayPauseButtonFrame = n.compactMap(\.number)
+                    } else { issue(key, "expected [x, y, width, height] in points, with a non-empty size") }
+                case "mediaPlayPauseButtonTintColor":
+                    if let c = v.string { s.mediaPlayPauseButtonTintColor = c } else { issue(key, "expected a CSS colour string") }
+                case "title":
+                    if let t = v.string { s.title = t } else { issue(key, "expected a string (Mustache over the template data)") }
+                default:
+                    issues.append(ConfigIssue(.warning, file: file, location: "\(at).\(key)", "unknown key, ignored"))
+                }
+            }
+            if s.mediaPlayPauseButtonType != .none && s.mediaPlayPauseButtonFrame == nil {
+                issues.append(ConfigIssue(.warning, file: file, location: at, "mediaPlayPauseButtonType without mediaPlayPauseButtonFrame: iOS draws no button"))
+            }
+            viewSettings[id] = s
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// One Notification Content Extension, from its Info.plist (reference §5.2): the categories it
+/// draws and how the system frames its view.
+public struct ContentExtension: Sendable, Equatable {
+    public static let pointIdentifier = "com.apple.usernotifications.content-extension"
+
+    public var file: String
+    /// Case-sensitive category identifiers this extension owns.
+    public var categories: [String]
+    /// Height ÷ width of the view before it sizes itself.
+    public var initialContentSizeRatio = 1.0
+    public var defaultContentHidden = false
+    public var overridesDefaultTitle = false
+    public var userInteractionEnabled = false
+
+    /// Reads an Info.plist (XML or binary). Returns nil when the file is not a content extension's
+    /// (a service extension's is skipped quietly); every problem is an issue naming the key.
+    public static func read(_ url: URL) -> (ContentExtension?, [ConfigIssue]) {
+        let file = url.path
+        var issues: [ConfigIssue] = []
+        func issue(_ s: ConfigIssue.Severity, _ key: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: key, m)) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return (nil, [ConfigIssue(.error, file: file, "no such file")])
+        }
+        guard data.count <= 1 << 20 else { return (nil, [ConfigIssue(.error, file: file, "\(data.count) bytes; an Info.plist over 1 MB is not read")]) }
+        let plist: Any
+        do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
+            return (nil, [ConfigIssue(.error, file: file, "not a property list (XML or binary): \(error.localizedDescription)")])
+        }
+        guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
+            return (nil, [ConfigIssue(.error, file: file, location: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
+        }
+        let point = ext["NSExtensionPointIdentifier"] as? String
+        switch point {
+        case Self.pointIdentifier: break
+        case "com.apple.usernotifications.service": return (nil, [])
+        case "com.apple.usernotifications.content":
+            issue(.warning, "NSExtension.NSExtensionPointIdentifier",
+                  "\"com.apple.usernotifications.content\" is not an extension point; iOS ignores this extension. Use \"\(Self.pointIdentifier)\"")
+        default:
+            issue(.error, "NSExtension.NSExtensionPointIdentifier", point.map { "\"\($0)\" is not \"\(Self.pointIdentifier)\"" } ?? "missing; set it to \"\(Self.pointIdentifier)\"")
+            return (nil, issues)
+        }
+        let attributesKey = "NSExtension.NSExtensionAttributes"
+        guard let attributes = ext["NSExtensionAttributes"] as? [String: Any] else {
+            issue(.error, attributesKey, "missing: it holds UNNotificationExtensionCategory and the view's settings")
+            return (nil, issues)
+        }
+        var result = ContentExtension(file: file, categories: [])
+        let categoryKey = "\(attributesKey).UNNotificationExtensionCategory"
+        switch attributes["UNNotificationExtensionCategory"] {
+        case let s as String: result.categories = [s]
+        case let list as [Any]:
+            for (i, item) in list.enumerated() {
+                if let s = item as? String { result.categories.append(s) } else { issue(.error, "\(categoryKey)[\(i)]", "expected a string") }
+            }
+        case nil: issue(.error, categoryKey, "missing (required): the category identifier(s) this extension draws")
+        default: issue(.error, categoryKey, "expected a string or an array of strings")
+        }
+        for c in result.categories where c.trimmed.isEmpty { issue(.error, categoryKey, "an empty category identifier never matches a payload") }
+        result.categories = result.categories.filter { !$0.trimmed.isEmpty }
+        for (c, n) in Dictionary(result.categories.map { ($0, 1) }, uniquingKeysWith: +) where n > 1 {
+            issue(.warning, categoryKey, "\"\(c)\" is listed \(n) times")
+        }
+
+        let ratioKey = "\(attributesKey).UNNotificationExtensionInitialContentSizeRatio"
+        switch attributes["UNNotificationExtensionInitialContentSizeRatio"] {
+        case nil: issue(.error, ratioKey, "missing (required): height ÷ width of the view while it loads, e.g. 0.5; using 1")
+        case let s as String:
+            if let v = Double(s.trimmed), v > 0 {
+                result.initialContentSizeRatio = v
+                issue(.warning, ratioKey, "is a string; make it a Number (real)")
+            } else { issue(.error, ratioKey, "\"\(s)\" is not a positive number; using 1") }
+        case let v as Bool: issue(.error, ratioKey, "expected a number, got a boolean (\(v)); using 1")
+        case let v as NSNumber where v.doubleValue > 0 && v.doubleValue <= 10: result.initialContentSizeRatio = v.doubleValue
+        case let v as NSNumber: issue(.error, ratioKey, "\(v) is outside 0 < ratio ≤ 10; using 1")
+        default: issue(.error, ratioKey, "expected a number; using 1")
+        }
+        func flag(_ name: String) -> Bool {
+            switch attributes[name] {
+            case nil: return false
+            case let b as Bool: return b
+            case let s as String where ["YES", "NO", "true", "false"].contains(s):
+                issue(.warning, "\(attributesKey).\(name)", "is a string; make it a Boolean")
+                return s == "YES" || s == "true"
+            default:
+                issue(.error, "\(attributesKey).\(name)", "expected a Boolean; using NO")
+                return false
+            }
+        }
+        result.defaultContentHidden = flag("UNNotificationExtensionDefaultContentHidden")
+        result.overridesDefaultTitle = flag("UNNotificationExtensionOverridesDefaultTitle")
+        result.userInteractionEnabled = flag("UNNotificationExtensionUserInteractionEnabled")
+        let known: Set<String> = ["UNNotificationExtensionCategory", "UNNotificationExtensionInitialContentSizeRatio", "UNNotificationExtensionDefaultContentHidden",
+                                  "UNNotificationExtensionOverridesDefaultTitle", "UNNotificationExtensionUserInteractionEnabled"]
+        for key in attributes.keys.sorted() where !known.contains(key) && key.hasPrefix("UNNotification") {
+            issue(.warning, "\(attributesKey).\(key)", "not a content extension attribute iOS knows; check the spelling")
+        }
+        return (result, issues)
+    }
+}
