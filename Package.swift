@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Typography", dependencies: ["CPango"]),
         .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango"]),
-        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling"]),
+        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),

@@ -2,6 +2,7 @@ import Payload
 import ServiceStage
 import Styling
 import Templating
+import Typography
 
 /// The one data model every template sees (README, "Template data"): the delivered content,
 /// the app, the device, and what the system chrome needs (header title, actions, the custom
@@ -42,10 +43,11 @@ public struct TemplateContext: Sendable {
 
     public struct MediaButton: Sendable {
         public var type: CategoryViewSettings.MediaButton
-        public var frame: [Double]
-        public var tint: String
+        public var frame: [CategoryViewSettings.FrameValue]
+        /// A CSS colour; nil = the system's (the tint for `default`, white for `overlay`).
+        public var tint: String?
         public var playing: Bool
-        public init(type: CategoryViewSettings.MediaButton, frame: [Double], tint: String, playing: Bool) {
+        public init(type: CategoryViewSettings.MediaButton, frame: [CategoryViewSettings.FrameValue], tint: String?, playing: Bool) {
             self.type = type; self.frame = frame; self.tint = tint; self.playing = playing
         }
         /// The overlay button hides while the media plays.
@@ -116,9 +118,16 @@ public struct TemplateContext: Sendable {
                                "thumbnail": banner.thumbnail.map(TemplateValue.string) ?? .null]),
         ]
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
-        if let b = mediaButton, b.frame.count == 4 {
-            object["mediaButton"] = ["type": .string(b.type.rawValue), "visible": .bool(b.visible), "playing": .bool(b.playing), "tint": .string(b.tint),
-                                     "x": .number(b.frame[0]), "y": .number(b.frame[1]), "width": .number(b.frame[2]), "height": .number(b.frame[3])]
+        if let b = mediaButton, b.frame.count == 4, case .points(let width) = b.frame[2], case .points(let height) = b.frame[3] {
+            // "center": 50% of the view, less half the button (a negative margin).
+            func position(_ v: CategoryViewSettings.FrameValue, _ size: Double) -> (String, Double) {
+                if case .points(let p) = v { return ("\(formatNumber(p))px", 0) }
+                return ("50%", -size / 2)
+            }
+            let (x, mx) = position(b.frame[0], width), (y, my) = position(b.frame[1], height)
+            object["mediaButton"] = ["type": .string(b.type.rawValue), "visible": .bool(b.visible), "playing": .bool(b.playing), "tint": b.tint.map(TemplateValue.string) ?? .null,
+                                     "x": .string(x), "y": .string(y), "marginLeft": .number(mx), "marginTop": .number(my),
+                                     "width": .number(width), "height": .number(height)]
         }
         return .object(object)
     }

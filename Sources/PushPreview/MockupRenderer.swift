@@ -196,7 +196,7 @@ public final class MockupRenderer {
         }
         context.actions = Array((category?.actions ?? []).prefix(NotificationCategory.maxActions))
         if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
-            context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor ?? "#ffffff",
+            context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor,
                                         playing: job.options.mediaPlaying)
         }
         context.customView.showLimits = job.options.showLimits

@@ -6,8 +6,10 @@ import Payload
 public struct CategoryViewSettings: Sendable, Equatable {
     public enum MediaButton: String, Sendable, CaseIterable { case none, `default`, overlay }
     public var mediaPlayPauseButtonType = MediaButton.none
-    /// x, y, width, height in the custom view's points.
-    public var mediaPlayPauseButtonFrame: [Double]?
+    /// x, y, width, height in the custom view's points; x or y may be "center" (the extension
+    /// computes its frame from the view's bounds, which differ per device).
+    public var mediaPlayPauseButtonFrame: [FrameValue]?
+    public enum FrameValue: Sendable, Equatable { case points(Double), center }
     /// A CSS colour; the system's when absent.
     public var mediaPlayPauseButtonTintColor: String?
     /// The view controller's `title`, a Mustache template over the template data; shown in the
@@ -87,9 +89,16 @@ public struct ContentConfiguration: Sendable {
                     if let t = v.string.flatMap(CategoryViewSettings.MediaButton.init(rawValue:)) { s.mediaPlayPauseButtonType = t }
                     else { issue(key, "\(v.compact) is not one of none, default, overlay") }
                 case "mediaPlayPauseButtonFrame":
-                    if case .array(let n) = v, n.count == 4, n.allSatisfy({ $0.number != nil }), n[2].number! > 0, n[3].number! > 0 {
-                        s.mediaPlayPauseButtonFrame = n.compactMap(\.number)
-                    } else { issue(key, "expected [x, y, width, height] in points, with a non-empty size") }
+                    let values: [CategoryViewSettings.FrameValue]? = {
+                        guard case .array(let n) = v, n.count == 4 else { return nil }
+                        let out = n.enumerated().compactMap { i, item -> CategoryViewSettings.FrameValue? in
+                            if let d = item.number, i < 2 || d > 0 { return .points(d) }
+                            return i < 2 && item.string == "center" ? .center : nil
+                        }
+                        return out.count == 4 ? out : nil
+                    }()
+                    if let values { s.mediaPlayPauseButtonFrame = values }
+                    else { issue(key, "expected [x, y, width, height] in points (x and y may be \"center\"), with a non-empty size") }
                 case "mediaPlayPauseButtonTintColor":
                     if let c = v.string { s.mediaPlayPauseButtonTintColor = c } else { issue(key, "expected a CSS colour string") }
                 case "title":
