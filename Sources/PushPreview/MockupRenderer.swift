@@ -170,7 +170,7 @@ public final class MockupRenderer {
         let category = config.category(n.category)
         let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
         base.warnings += config.issues.filter { issue in
-            issue.severity == .error || n.category.map { issue.location.contains($0) } ?? false
+            issue.severity == .error || (issue.category != nil && issue.category == n.category)
         }.map(\.description)
         if let id = n.category, category == nil, !config.categories.isEmpty || ext != nil {
             base.warnings.append("category \"\(id)\" is not in \(job.project.folder.appendingPathComponent("categories.json").path): no actions are shown")

@@ -8,6 +8,8 @@ public struct ConfigIssue: Sendable, Equatable, Codable, CustomStringConvertible
     /// "categories[2].actions[0].options"), or empty for the whole file.
     public var location: String
     public var message: String
+    /// The category the issue is about, when it is about one: render shows it on that category's mock-ups.
+    public var category: String?
 
     public init(_ severity: Severity, file: String, location: String = "", _ message: String) {
         self.severity = severity; self.file = file; self.location = location; self.message = message

@@ -80,6 +80,8 @@ public struct ContentConfiguration: Sendable {
         }
         for (id, entry) in members {
             let at = "categories.\(id)"
+            let first = issues.count
+            defer { for j in first..<issues.count { issues[j].category = id } }
             func issue(_ key: String, _ m: String) { issues.append(ConfigIssue(.error, file: file, location: "\(at).\(key)", m)) }
             guard case .object(let keys) = entry else { issues.append(ConfigIssue(.error, file: file, location: at, "expected an object")); continue }
             var s = CategoryViewSettings()

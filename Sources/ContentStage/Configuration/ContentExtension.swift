@@ -65,14 +65,16 @@ public struct ContentExtension: Sendable, Equatable {
         }
 
         let ratioKey = "\(attributesKey).UNNotificationExtensionInitialContentSizeRatio"
-        switch attributes["UNNotificationExtensionInitialContentSizeRatio"] {
+        // Foundation bridges numbers and booleans both ways, so <true/> is told apart by its type.
+        let ratio = attributes["UNNotificationExtensionInitialContentSizeRatio"]
+        switch ratio {
         case nil: issue(.error, ratioKey, "missing (required): height ÷ width of the view while it loads, e.g. 0.5; using 1")
+        case let v? where type(of: v) == Bool.self: issue(.error, ratioKey, "expected a number, got a boolean; using 1")
         case let s as String:
             if let v = Double(s.trimmed), v > 0 {
                 result.initialContentSizeRatio = v
                 issue(.warning, ratioKey, "is a string; make it a Number (real)")
             } else { issue(.error, ratioKey, "\"\(s)\" is not a positive number; using 1") }
-        case let v as Bool: issue(.error, ratioKey, "expected a number, got a boolean (\(v)); using 1")
         case let v as NSNumber where v.doubleValue > 0 && v.doubleValue <= 10: result.initialContentSizeRatio = v.doubleValue
         case let v as NSNumber: issue(.error, ratioKey, "\(v) is outside 0 < ratio ≤ 10; using 1")
         default: issue(.error, ratioKey, "expected a number; using 1")
@@ -80,7 +82,7 @@ public struct ContentExtension: Sendable, Equatable {
         func flag(_ name: String) -> Bool {
             switch attributes[name] {
             case nil: return false
-            case let b as Bool: return b
+            case let b as Bool where type(of: attributes[name]!) == Bool.self: return b
             case let s as String where ["YES", "NO", "true", "false"].contains(s):
                 issue(.warning, "\(attributesKey).\(name)", "is a string; make it a Boolean")
                 return s == "YES" || s == "true"

@@ -80,6 +80,8 @@ public struct NotificationCategory: Sendable, Equatable {
         var actionOwner: [String: String] = [:]
         for (i, item) in items.enumerated() {
             let at = "categories[\(i)]"
+            let first = issues.count
+            defer { if let id = item["identifier"]?.string { for j in first..<issues.count { issues[j].category = id } } }
             guard case .object = item else { issue(.error, at, "expected an object, got \(item.typeName)"); continue }
             unknownKeys(item, ["identifier", "actions", "options", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat", "template", "intentIdentifiers"], at)
             guard let id = string(item["identifier"], "\(at).identifier", required: true) else { continue }
