@@ -8,7 +8,7 @@ usage: pushpreview COMMAND [options]
   thumbnail IMAGE          decode + thumbnail one image to PNG
   devices                  list device profiles
   gallery [PROJECT]        (not implemented yet)
-  validate PATH...         (not implemented yet)
+  validate PATH...         check a project, payloads or templates; writes nothing
   diff BASE NEW            (not implemented yet)
 
 Run 'pushpreview COMMAND --help' for a command's options.
@@ -21,7 +21,8 @@ switch args.first {
 case "render": status = RenderCommand.run(Array(args.dropFirst()))
 case "thumbnail": status = ThumbnailCommand.run(Array(args.dropFirst()))
 case "devices": status = DevicesCommand.run(Array(args.dropFirst()))
-case "gallery", "validate", "diff":
+case "validate": status = ValidateCommand.run(Array(args.dropFirst()))
+case "gallery", "diff":
     printError("pushpreview \(args[0]): not implemented yet")
     status = 2
 case "--help", "-h", "help": print(usage); status = 0

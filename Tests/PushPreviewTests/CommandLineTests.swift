@@ -31,9 +31,10 @@ struct CommandLineTests {
         let r = try run(["render", "Examples/payloads/image-gif.apns", "--out", out.path, "--json", "--appearance", "dark"])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.map { $0["view"] as? String } == ["expanded", "banner"])
-        let object = objects.first
-        #expect(object?["device"] as? String == "iphone-15" && object?["appearance"] as? String == "dark")
+        // Without --device, the project's devices (Examples/pushpreview.json), each with both views.
+        #expect(objects.map { "\($0["device"]!) \($0["view"]!)" } == ["iphone-se-3 expanded", "iphone-se-3 banner", "iphone-15 expanded", "iphone-15 banner",
+                                                                       "ipad-10 expanded", "ipad-10 banner"])
+        #expect(objects.allSatisfy { $0["appearance"] as? String == "dark" })
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-15-dark-expanded.png").path))
     }
 
@@ -43,7 +44,7 @@ struct CommandLineTests {
         let out = temporaryFolder()
         let r = try run(["render", "Examples/payloads/encrypted-message.apns", "Examples/payloads/enriched-crew.apns",
                          "Examples/payloads/localized-boarding.apns", "Examples/payloads/plain-alert.apns",
-                         "--out", out.path, "--json", "--locale", "nl"])
+                         "--out", out.path, "--json", "--locale", "nl", "--device", "iphone-15"])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["view"] as? String == "expanded" }
@@ -84,6 +85,34 @@ struct CommandLineTests {
         let r = try run(arguments)
         #expect(r.status == 2, "\(arguments): \(r.status) \(r.stderr)")
         #expect(!r.stderr.isEmpty)
+    }
+
+    /// `validate` checks a project's parts against each other and writes nothing.
+    @Test func validateFindsWhatIsWrongAndWritesNothing() throws {
+        let clean = try run(["validate", "Examples", "--json"])
+        #expect(clean.status == 0 && clean.stdout.isEmpty, "Examples should validate cleanly: \(clean.stdout)")
+
+        let folder = temporaryFolder()
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder.appendingPathComponent("payloads"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: folder.appendingPathComponent("Templates"), withIntermediateDirectories: true)
+        let plist: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": "com.apple.usernotifications.content",
+                                                    "NSExtensionAttributes": ["UNNotificationExtensionCategory": ["ticket", "ghost"], "UNNotificationExtensionInitialContentSizeRatio": 0.5]]]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: folder.appendingPathComponent("Info.plist"))
+        try Data(#"{"categories": [{"identifier": "ticket", "actions": [{"identifier": "a", "title": "A", "icon": "tortoise"}]}]}"#.utf8)
+            .write(to: folder.appendingPathComponent("categories.json"))
+        try Data(#"<style>.t { float: left }</style><div class="t" onclick="x()">{{title}}</div>"#.utf8).write(to: folder.appendingPathComponent("Templates/ticket.html"))
+        try Data(#"<div>never shown</div>"#.utf8).write(to: folder.appendingPathComponent("Templates/orphan.html"))
+        try Data(#"{"aps": {"alert": "Hi", "category": "Ticket"}}"#.utf8).write(to: folder.appendingPathComponent("payloads/p.apns"))
+        let before = tree(folder)
+        let r = try run(["validate", folder.path])
+        #expect(r.status == 1, "the claimed category without a template is an error")
+        for expected in ["Info.plist: NSExtension.NSExtensionPointIdentifier", "claims category \"ghost\" but there is no Templates/ghost.html",
+                         "ticket.html:1: removed event handler onclick", "ticket.html:1: CSS float", "orphan.html: a template for category \"orphan\", which no extension",
+                         "no look-alike for the system image \"tortoise\"", "p.apns: aps.category: \"Ticket\" is not a category of this project", "did you mean \"ticket\""] {
+            #expect(r.stdout.contains(expected), "missing: \(expected)\n\(r.stdout)")
+        }
+        #expect(tree(folder) == before)
     }
 
     @Test func thumbnailCommand() throws {

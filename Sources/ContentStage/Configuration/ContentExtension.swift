@@ -37,7 +37,7 @@ public struct ContentExtension: Sendable, Equatable {
         case "com.apple.usernotifications.service": return (nil, [])
         case "com.apple.usernotifications.content":
             issue(.warning, "NSExtension.NSExtensionPointIdentifier",
-                  "\"com.apple.usernotifications.content\" is not an extension point; iOS ignores this extension. Use \"\(Self.pointIdentifier)\"")
+                  "\"com.apple.usernotifications.content\" is not an extension point, so iOS never loads this extension (drawn here as if it were right). Use \"\(Self.pointIdentifier)\"")
         default:
             issue(.error, "NSExtension.NSExtensionPointIdentifier", point.map { "\"\($0)\" is not \"\(Self.pointIdentifier)\"" } ?? "missing; set it to \"\(Self.pointIdentifier)\"")
             return (nil, issues)

@@ -1,0 +1,137 @@
+import ContentStage
+import Foundation
+import Payload
+import ServiceStage
+import Styling
+import Templating
+
+/// `pushpreview validate`: checks a project's configuration, payloads and templates against each
+/// other without rendering or writing anything.
+public struct Validator {
+    /// One finding: the file (with line, key path or JSON path in the message) and what to do.
+    public struct Finding: Sendable, Codable, Equatable, CustomStringConvertible {
+        public enum Severity: String, Sendable, Codable { case error, warning }
+        public var severity: Severity
+        public var message: String
+        public var description: String { "\(severity.rawValue): \(message)" }
+    }
+
+    let templates: URL
+    public init(templates: URL) { self.templates = templates }
+
+    /// A project folder: everything in it. A payload file: it and its project's configuration.
+    /// A template file: it alone, with placeholder data.
+    public func validate(_ path: URL, project explicitProject: URL? = nil) -> [Finding] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            return [Finding(severity: .error, message: "\(path.path): no such file or folder")]
+        }
+        if path.pathExtension == "html" {
+            let folder = explicitProject ?? path.deletingLastPathComponent().deletingLastPathComponent()
+            return checkTemplate(path, category: path.deletingPathExtension().lastPathComponent, project: try? Project(folder: folder))
+        }
+        let folder = explicitProject ?? (isDirectory.boolValue ? path : Project.folder(containing: path))
+        let project: Project
+        do { project = try Project(folder: folder) } catch { return [Finding(severity: .error, message: error.description)] }
+        var findings = project.warnings.map { Finding(severity: .warning, message: $0) }
+        findings += project.content.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        findings += checkCategories(project)
+        for payload in isDirectory.boolValue ? project.payloadFiles : [path] {
+            findings += checkPayload(payload, project: project)
+        }
+        return findings
+    }
+
+    /// Extensions, categories and templates against each other.
+    func checkCategories(_ project: Project) -> [Finding] {
+        let config = project.content
+        var findings: [Finding] = []
+        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
+        var used: Set<String> = []
+        for ext in config.extensions {
+            for id in ext.categories {
+                let category = config.category(id)
+                if category == nil, !config.categories.isEmpty {
+                    findings.append(Finding(severity: .warning, message: "\(ext.file): claims category \"\(id)\", which categories.json does not define: it has no actions"))
+                }
+                let name = (category?.template ?? id) + ".html"
+                used.insert(name)
+                guard let file = stage.templateFolders.map({ $0.appendingPathComponent(name) }).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                    findings.append(Finding(severity: .error, message: "\(ext.file): claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository"))
+                    continue
+                }
+                findings += checkTemplate(file, category: id, project: project)
+            }
+        }
+        for category in config.categories {
+            if let t = category.template, config.contentExtension(for: category.identifier) == nil {
+                findings.append(Finding(severity: .warning, message: "\(project.folder.appendingPathComponent("categories.json").path): \(category.identifier) names template \"\(t)\" but no extension claims the category: iOS draws the default look"))
+            }
+            for action in category.actions {
+                if let warning = stage.symbol(action.icon).warning {
+                    findings.append(Finding(severity: .warning, message: "\(project.folder.appendingPathComponent("categories.json").path): \(action.identifier): \(warning)"))
+                }
+            }
+        }
+        let projectTemplates = project.folder.appendingPathComponent("Templates")
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: projectTemplates.path)) ?? []).sorted() where name.hasSuffix(".html") && !used.contains(name) {
+            let id = String(name.dropLast(5))
+            findings.append(Finding(severity: .warning, message: "\(projectTemplates.appendingPathComponent(name).path): a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
+            findings += checkTemplate(projectTemplates.appendingPathComponent(name), category: id, project: project)
+        }
+        for (id, _) in config.viewSettings where config.contentExtension(for: id) == nil {
+            findings.append(Finding(severity: .warning, message: "pushpreview.json: categories.\(id): no extension claims this category, so its view settings are never used"))
+        }
+        return findings
+    }
+
+    /// A payload: its own checks, then its category against the configuration.
+    func checkPayload(_ file: URL, project: Project) -> [Finding] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [Finding(severity: .error, message: "\(file.path): no such file")] }
+        do {
+            let (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: file.path)
+            var findings = diagnostics.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+            if let id = payload.category {
+                let config = project.content
+                if config.category(id) == nil && config.contentExtension(for: id) == nil && (!config.categories.isEmpty || !config.extensions.isEmpty) {
+                    let near = (config.categories.map(\.identifier) + config.extensions.flatMap(\.categories)).first { $0.lowercased() == id.lowercased() }
+                    findings.append(Finding(severity: .warning, message: "\(file.path): aps.category: \"\(id)\" is not a category of this project" + (near.map { " (category identifiers are case-sensitive: did you mean \"\($0)\"?)" } ?? "")))
+                }
+            }
+            return findings
+        } catch {
+            return error.diagnostics.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        }
+    }
+
+    /// A template through Mustache, libxml2, the sanitizer and the style resolver, with
+    /// placeholder data, inside the expanded view: what it removes or does not support.
+    func checkTemplate(_ file: URL, category: String, project: Project?) -> [Finding] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [Finding(severity: .error, message: "\(file.path): no such file")] }
+        let folders = (project.map { [$0.folder.appendingPathComponent("Templates")] } ?? []) + [templates]
+        let stage = ContentStage(templateFolders: folders)
+        let notification = DeliveredNotification(title: "Title", subtitle: "Subtitle", body: "Body", category: category, threadId: nil, badge: nil, sound: nil,
+                                                 attachments: [], userInfo: [], trace: ServiceTrace())
+        let device: DeviceProfile
+        do {
+            guard let d = try DeviceProfile.read(templates.appendingPathComponent("system/devices.json")).first(where: { $0.id == DeviceProfile.standardID }) else {
+                return [Finding(severity: .error, message: "Templates/system/devices.json has no \(DeviceProfile.standardID) profile")]
+            }
+            device = d
+        } catch { return [Finding(severity: .error, message: error.description)] }
+        var findings: [Finding] = []
+        for appearance in Appearance.allCases {
+            let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
+                                          appearance: appearance, locale: "en", attachmentSources: [])
+            do {
+                let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { _ in true }
+                let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file)
+                findings += (composition.warnings + styleWarnings).filter { $0.file == file.path }.map { Finding(severity: .warning, message: $0.description) }
+            } catch {
+                findings.append(Finding(severity: .error, message: "\(error)"))
+            }
+        }
+        var seen: Set<String> = []
+        return findings.filter { seen.insert($0.message).inserted }
+    }
+}
