@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
-        .executableTarget(name: "Fidelity", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
+        .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),

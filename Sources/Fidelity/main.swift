@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import PushPreview
 import Layout
 import Rendering
 import Styling
@@ -9,7 +10,9 @@ import Typography
 // `make fidelity`: the browser is the reference. `prepare` renders every fixture in
 // Tests/Fixtures/layout with our engine (PNG, boxes, and the HTML page we emit);
 // scripts/chromium-capture.py has Chromium lay out and screenshot that same page;
-// `compare` prints, per fixture, the largest box difference (pt) and the share of pixels
+// The system chrome (expanded, banner and reply views around the stock templates) is checked
+// the same way on Examples payloads, as `chrome-…` cases.
+// `compare` prints, per case, the largest box difference (pt) and the share of pixels
 // that differ by more than 25%, and checks the targets.
 
 let width = 360.0, scale = 2
@@ -55,15 +58,68 @@ func prepare() throws {
         try HTMLWriter.html(page) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         for entry in images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
     }
-    print("prepared \(names.count) fixtures in \(work.path)")
+    let chrome = try prepareChrome()
+    print("prepared \(names.count) fixtures and \(chrome) system chrome pages in \(work.path)")
+}
+
+/// Examples payloads that between them show every part of the chrome, rendered on iPhone 15 in
+/// light and dark, each view becoming a case with our PNG, our boxes and the emitted page.
+let chromePayloads = ["image-jpeg", "long-body", "sunset-clipped", "harbor-master", "localized-boarding", "photo-hero",
+                      "video-clip", "voice-note", "crew-message", "berth-location", "dinner-reservation", "emoji"]
+
+func prepareChrome() throws -> Int {
+    let examples = root.appendingPathComponent("Examples")
+    let renderer = try MockupRenderer(fonts: try FontSet.standard(), templates: root.appendingPathComponent("Templates"))
+    let project = try Project(folder: examples)
+    let device = try require(try renderer.deviceProfiles(for: project).first { $0.id == "iphone-15" })
+    var options = RenderOptions()
+    options.devices = [device.id]
+    options.appearances = [.light, .dark]
+    options.layoutJSON = true
+    options.outputFolder = work.appendingPathComponent("chrome-output")
+    var count = 0
+    for payload in chromePayloads {
+        for result in renderer.render(payloadFile: examples.appendingPathComponent("payloads/\(payload).apns"), project: project, options: options) {
+            guard result.errors.isEmpty, let html = result.outputs.first(where: { $0.hasSuffix(".html") }),
+                  let png = result.outputs.first(where: { $0.hasSuffix(".png") }), let layout = result.outputs.first(where: { $0.hasSuffix(".layout.json") }) else {
+                throw FidelityError("\(payload): \(result.errors.joined(separator: "; "))")
+            }
+            let folder = work.appendingPathComponent("chrome-\(payload)-\(result.view)-\(result.appearance)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let source = URL(fileURLWithPath: html).deletingLastPathComponent()
+            try? FileManager.default.copyItem(at: source.appendingPathComponent("media"), to: folder.appendingPathComponent("media"))
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: html), to: folder.appendingPathComponent("page.html"))
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: png), to: folder.appendingPathComponent("ours.png"))
+            let boxes = try JSONDecoder().decode([Box].self, from: Data(contentsOf: URL(fileURLWithPath: layout))).filter { $0.id != nil }
+            try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
+            let image = try PNGCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))))
+            try JSONEncoder().encode(["width": device.width, "height": Double(image.height) / Double(device.scale), "scale": Double(device.scale)])
+                .write(to: folder.appendingPathComponent("size.json"))
+            count += 1
+        }
+    }
+    try FileManager.default.removeItem(at: options.outputFolder)
+    return count
+}
+
+struct FidelityError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+func require<T>(_ value: T?) throws -> T {
+    guard let value else { throw FidelityError("iphone-15 is not a device profile") }
+    return value
 }
 
 func compare() throws -> Int32 {
     var pixelShares: [Double] = []
     var geometryMisses = 0, missing = 0
-    print("fixture                              max Δbox (pt)   pixels >25% off")
-    for name in names {
-        let stem = String(name.dropLast(5))
+    print("case                                 max Δbox (pt)   pixels >25% off")
+    let cases = ((try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []).filter {
+        FileManager.default.fileExists(atPath: work.appendingPathComponent($0).appendingPathComponent("page.html").path)
+    }.sorted()
+    for stem in cases {
         let folder = work.appendingPathComponent(stem)
         guard let oursData = FileManager.default.contents(atPath: folder.appendingPathComponent("ours.json").path),
               let chromeData = FileManager.default.contents(atPath: folder.appendingPathComponent("chrome.json").path),
@@ -95,7 +151,7 @@ func compare() throws -> Int32 {
     }
     let under1 = pixelShares.filter { $0 < 0.01 }.count, under3 = pixelShares.filter { $0 < 0.03 }.count
     let n = pixelShares.count
-    print("\n\(n) fixtures: geometry within 0.5 pt on \(n - geometryMisses); pixels under 1% on \(under1) (\(n == 0 ? 0 : under1 * 100 / n)%), under 3% on \(under3)")
+    print("\n\(n) cases: geometry within 0.5 pt on \(n - geometryMisses); pixels under 1% on \(under1) (\(n == 0 ? 0 : under1 * 100 / n)%), under 3% on \(under3)")
     let met = missing == 0 && geometryMisses == 0 && Double(under1) >= 0.9 * Double(n) && under3 == n
     print(met ? "targets met" : "targets NOT met (geometry ≤ 0.5 pt everywhere; < 1% pixels on 90%, < 3% on all)")
     return met ? 0 : 1

@@ -42,7 +42,7 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var device: String
     public var appearance: String
     public var locale: String?
-    /// expanded, banner, banner-hidden or reply.
+    /// expanded, banner, banner-hidden or reply; review variants add -limits or -playing.
     public var view: String
     public var outputs: [String]
     public var warnings: [String]
@@ -202,10 +202,13 @@ public final class MockupRenderer {
         context.customView.showLimits = job.options.showLimits
 
         var results: [MockupResult] = []
+        // Review variants keep their own files: -limits (--show-limits), -playing (--media-state playing).
+        let variant = (job.options.showLimits && customView != nil ? "-limits" : "") + (context.mediaButton != nil && job.options.mediaPlaying ? "-playing" : "")
         // The long-look.
         var expanded = base
+        expanded.view = "expanded" + variant
         expanded.actions = context.actions.map(Self.report)
-        render(.expanded, name: "expanded", context: context, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
+        render(.expanded, name: expanded.view, context: context, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
                templateFile: templateFile, job: job, result: &expanded)
         results.append(expanded)
 
@@ -228,11 +231,11 @@ public final class MockupRenderer {
         // After tapping the first text-input action.
         if let input = context.actions.first(where: { $0.textInput != nil }) {
             var reply = base
-            reply.view = "reply"
+            reply.view = "reply" + variant
             reply.actions = [Self.report(input)]
             var replyContext = context
             replyContext.reply = input.textInput
-            render(.reply, name: "reply", context: replyContext, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
+            render(.reply, name: reply.view, context: replyContext, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
                    templateFile: templateFile, job: job, result: &reply)
             results.append(reply)
         }

@@ -6,7 +6,31 @@ extension FontSystem {
     public func measure(_ paragraph: Paragraph) -> TextMetrics {
         let layout = makeLayout(paragraph)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
-        return metrics(of: layout)
+        var m = metrics(of: layout)
+        m.height += lineTops(layout, paragraph).extra
+        // Blink puts letter-spacing after every letter, the last one too; Pango drops it at line ends.
+        if m.width > 0, let spacing = paragraph.runs.map(\.style.letterSpacing).max(), spacing > 0 { m.width += spacing }
+        return m
+    }
+
+    /// Where each line's box starts (keyed by its first byte) and how much taller the paragraph
+    /// is than Pango made it. A line box is never shorter than the strut (CSS 2.1 §10.8.1): with a
+    /// given line-height, a line of nothing but emoji is still that tall in Blink, while Pango,
+    /// having no strut, sizes it by the emoji run alone.
+    func lineTops(_ layout: OpaquePointer, _ p: Paragraph) -> (tops: [Int: Double], extra: Double) {
+        let scale = Double(PANGO_SCALE)
+        let strut = p.runs.first.flatMap { $0.style.lineHeightIsFixed ? p.lineHeight : nil } ?? 0
+        var tops: [Int: Double] = [:], shift = 0.0
+        guard let iter = pango_layout_get_iter(layout) else { return ([:], 0) }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            var y0: Int32 = 0, y1: Int32 = 0
+            pango_layout_iter_get_line_yrange(iter, &y0, &y1)
+            tops[Int(line.pointee.start_index)] = Double(y0) / scale + shift
+            shift += max(0, strut - Double(y1 - y0) / scale)
+        } while pango_layout_iter_next_line(iter) != 0
+        return (tops, shift)
     }
 
     /// Draws the paragraph with its top-left at (x, y) in the cairo context's user space.
@@ -107,17 +131,13 @@ extension FontSystem {
             offset += n
         }
         let scale = Double(PANGO_SCALE)
-        var above: [Int: Double] = [:], tops: [Int: Double] = [:]
+        var above: [Int: Double] = [:]
+        let tops = lineTops(layout, p).tops
         guard let iter = pango_layout_get_iter(layout) else { return [:] }
         defer { pango_layout_iter_free(iter) }
         repeat {
             guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
             let key = Int(line.pointee.start_index)
-            if tops[key] == nil {
-                var y0: Int32 = 0, y1: Int32 = 0
-                pango_layout_iter_get_line_yrange(iter, &y0, &y1)
-                tops[key] = Double(y0) / scale
-            }
             guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item, let font = item.pointee.analysis.font else { continue }
             let start = Int(item.pointee.offset)
             var reach: Double
