@@ -1,6 +1,7 @@
 import Foundation
+import PushPreview
 
-let version = "0.1.0"
+let version = pushPreviewVersion
 
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -7,7 +7,7 @@ usage: pushpreview COMMAND [options]
   render PAYLOAD...        render each payload file (.apns or .json)
   thumbnail IMAGE          decode + thumbnail one image to PNG
   devices                  list device profiles
-  gallery [PROJECT]        (not implemented yet)
+  gallery [PROJECT]        render a whole project in parallel: Output/index.html and report.json
   validate PATH...         check a project, payloads or templates; writes nothing
   diff BASE NEW            (not implemented yet)
 
@@ -22,7 +22,8 @@ case "render": status = RenderCommand.run(Array(args.dropFirst()))
 case "thumbnail": status = ThumbnailCommand.run(Array(args.dropFirst()))
 case "devices": status = DevicesCommand.run(Array(args.dropFirst()))
 case "validate": status = ValidateCommand.run(Array(args.dropFirst()))
-case "gallery", "diff":
+case "gallery": status = GalleryCommand.run(Array(args.dropFirst()))
+case "diff":
     printError("pushpreview \(args[0]): not implemented yet")
     status = 2
 case "--help", "-h", "help": print(usage); status = 0

@@ -44,6 +44,8 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var locale: String?
     /// expanded, banner, banner-hidden or reply; review variants add -limits or -playing.
     public var view: String
+    /// The payload's `aps.category`.
+    public var category: String?
     public var outputs: [String]
     public var warnings: [String]
     public var errors: [String]
@@ -93,6 +95,10 @@ public final class MockupRenderer {
 
     /// The device profiles a project can use: the repository's, then its own `devices.json`.
     public func deviceProfiles(for project: Project) throws(ConfigError) -> [DeviceProfile] {
+        try Self.deviceCatalog(templates: templates, project: project)
+    }
+
+    public static func deviceCatalog(templates: URL, project: Project) throws(ConfigError) -> [DeviceProfile] {
         try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), project.folder.appendingPathComponent("devices.json")])
     }
 
@@ -156,7 +162,7 @@ public final class MockupRenderer {
     func render(_ job: Job) -> [MockupResult] {
         let n = job.notification, config = job.project.content
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
-                                view: "expanded", outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace))
+                                view: "expanded", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace))
         images.beginPage()
         images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
         var context: TemplateContext

@@ -14,4 +14,15 @@ public enum OutputFile {
     }
 
     public static func write(_ text: String, to url: URL) throws { try write(Array(text.utf8), to: url) }
+
+    /// Temp files a killed run left behind (`.NAME.PID.tmp`), removed before a new run writes.
+    public static func removeLeftovers(in folder: URL) {
+        let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = e?.nextObject() as? URL {
+            if url.lastPathComponent.hasPrefix("."), url.lastPathComponent.hasSuffix(".tmp") { try? FileManager.default.removeItem(at: url) }
+        }
+    }
 }
+
+/// The tool's version: in reports, and in the inputs of `--incremental`.
+public let pushPreviewVersion = "0.2.0"

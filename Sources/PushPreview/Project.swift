@@ -61,6 +61,12 @@ public struct Project: Sendable {
         return names.filter { $0.hasSuffix(".apns") || $0.hasSuffix(".json") }.sorted().map { dir.appendingPathComponent($0) }
     }
 
+    /// A file's path relative to the project folder (the full path when it lies outside).
+    public func relativePath(_ file: URL) -> String {
+        let path = file.standardizedFileURL.path, root = folder.path + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+
     /// The project a payload belongs to: the folder above `payloads/`, else the payload's folder.
     public static func folder(containing payload: URL) -> URL {
         let dir = payload.deletingLastPathComponent()

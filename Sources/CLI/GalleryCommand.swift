@@ -1,0 +1,149 @@
+import ContentStage
+import Foundation
+import PushPreview
+import Styling
+import Typography
+
+enum GalleryCommand {
+    static let help = """
+    usage: pushpreview gallery [PROJECT] [options]
+           pushpreview gallery --merge DIR... [--out DIR]
+
+    Renders every payload of PROJECT (default Examples) for every device, appearance and locale
+    asked for, on every core, and writes OUT/index.html (the gallery) and OUT/report.json.
+
+      --out DIR           output folder (default Output)
+      --device LIST       device profiles (default: the project's devices, else iphone-15)
+      --appearance LIST   light,dark (default both)
+      --locale LIST       locales (default: the project's locales, else none)
+      --format LIST       html,png (default both)
+      --jobs N            parallel workers (default: the number of cores)
+      --shard I/N         render only the I-th of N deterministic slices (for a CI matrix)
+      --merge             join the shard output folders given as arguments into one gallery
+      --incremental       keep mock-ups whose inputs have not changed since the last report
+      --timings           show service-step timings (output then differs from run to run)
+      --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
+    exit status: 0 all rendered; 1 some inputs failed (listed in the gallery); 2 usage
+    """
+
+    static func run(_ argv: [String]) -> Int32 {
+        if argv.contains("--help") { print(help); return 0 }
+        let a: Arguments
+        var options = RenderOptions()
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var shard: (Int, Int)?
+        do {
+            a = try Arguments(argv, valued: ["out", "device", "appearance", "locale", "format", "jobs", "shard", "time-budget", "font-dir", "media-state"],
+                              flags: ["merge", "incremental", "timings", "show-limits", "hidden-previews"])
+            options.outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
+            if a.flags.contains("merge") {
+                guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard output folders") }
+            } else if a.positionals.count > 1 { throw Arguments.UsageError(description: "give one PROJECT folder") }
+            options.devices = a.list("device")
+            options.appearances = try a.list("appearance").map { v in
+                guard let ap = Appearance(rawValue: v) else { throw Arguments.UsageError(description: "--appearance takes light and/or dark, not '\(v)'") }
+                return ap
+            }
+            if options.appearances.isEmpty { options.appearances = [.light, .dark] }
+            options.locales = a.list("locale")
+            let formats = a.list("format")
+            if !formats.isEmpty {
+                guard formats.allSatisfy(["html", "png"].contains) else { throw Arguments.UsageError(description: "--format takes html and/or png") }
+                options.formats = Set(formats)
+            }
+            if let j = a.value("jobs") {
+                guard let n = Int(j), n >= 1, n <= 256 else { throw Arguments.UsageError(description: "--jobs takes a number from 1 to 256") }
+                jobs = n
+            }
+            if let s = a.value("shard") {
+                let parts = s.split(separator: "/").compactMap { Int($0) }
+                guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw Arguments.UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
+                shard = (parts[0], parts[1])
+            }
+            if let budget = a.value("time-budget") {
+                guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
+                options.timeBudget = seconds
+            }
+            options.showLimits = a.flags.contains("show-limits")
+            options.hiddenPreviews = a.flags.contains("hidden-previews")
+            switch a.value("media-state") {
+            case nil, "paused": break
+            case "playing": options.mediaPlaying = true
+            case let other?: throw Arguments.UsageError(description: "--media-state takes paused or playing, not '\(other)'")
+            }
+        } catch {
+            printError("pushpreview gallery: \(error)\n\n\(help)")
+            return 2
+        }
+
+        if a.flags.contains("merge") {
+            do {
+                let report = try GalleryMerge.merge(a.positionals.map { URL(fileURLWithPath: $0) }, into: options.outputFolder)
+                printError("merged \(a.positionals.count) shards: \(report.summary.payloads) payloads, \(report.summary.mockups) mock-ups → \(options.outputFolder.path)/index.html")
+                return report.summary.failed > 0 ? 1 : 0
+            } catch {
+                printError("pushpreview gallery --merge: \(error)")
+                return 1
+            }
+        }
+        guard let templates = repositoryTemplates() else {
+            printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
+            return 1
+        }
+        let project: Project
+        let fonts: FontSet
+        do {
+            project = try Project(folder: URL(fileURLWithPath: a.positionals.first ?? "Examples"))
+            fonts = try FontSet.standard(extraDirectories: a.list("font-dir"))
+        } catch {
+            printError("pushpreview gallery: \(error)")
+            return 1
+        }
+        if options.devices.isEmpty { options.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
+        if options.locales.isEmpty { options.locales = project.locales }
+        var run = GalleryRun(project: project, templates: templates, fonts: fonts, options: options)
+        run.jobs = jobs
+        run.shard = shard
+        run.incremental = a.flags.contains("incremental")
+        run.timings = a.flags.contains("timings")
+        if let unknown = options.devices.first(where: { id in !((try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []).contains { $0.id == id } }) {
+            printError("pushpreview gallery: unknown device '\(unknown)'; see: pushpreview devices")
+            return 2
+        }
+        let line = ProgressLine()
+        do {
+            let report = try run.run { line.update($0) }
+            line.finish()
+            let s = report.summary
+            let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
+            printError("\(s.payloads) payloads, \(s.mockups) mock-ups, \(failed), \(s.withWarnings) with warnings → \(options.outputFolder.path)/index.html")
+            return s.failed > 0 ? 1 : 0
+        } catch {
+            line.finish()
+            printError("pushpreview gallery: \(error)")
+            return 1
+        }
+    }
+}
+
+/// The progress line on a terminal: count, rate and time left, redrawn in place. Silent when
+/// standard error is not a terminal; no colour when NO_COLOR is set.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let enabled = isatty(2) != 0
+    private let colour = isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    private var drawn = false
+
+    func update(_ p: GalleryRun.Progress) {
+        guard enabled else { return }
+        lock.withLock {
+            let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
+            let left = rate > 0 ? Double(p.total - p.done) / rate : 0
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(p.done)/\(p.total) payloads · \(String(format: "%.1f", rate))/s · \(Int(left.rounded())) s left".utf8))
+            drawn = true
+        }
+    }
+
+    func finish() { lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } } }
+    func red(_ s: String) -> String { colour ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+}

@@ -1,0 +1,184 @@
+import ContentStage
+import Foundation
+import Imaging
+import ServiceStage
+import Templating
+
+/// `Output/index.html`: one page a designer opens from disk. Cards grouped by category, filters by
+/// device, appearance, locale and outcome, each card with its mock-ups and details. No remote
+/// resources; the only script is the filter, allowed by its hash in the Content-Security-Policy.
+/// Images load lazily and carry their size, so 2,000 mock-ups neither stall nor jump.
+enum GalleryPage {
+    static let script = """
+    const selects = [...document.querySelectorAll('select[data-filter]')];
+    function apply() {
+      let shown = 0;
+      for (const card of document.querySelectorAll('.card')) {
+        const show = selects.every(s => !s.value || card.dataset[s.dataset.filter] === s.value);
+        card.hidden = !show;
+        if (show) shown++;
+      }
+      for (const section of document.querySelectorAll('section.category')) {
+        section.hidden = !section.querySelector('.card:not([hidden])');
+      }
+      document.getElementById('shown').textContent = shown + ' of ' + document.querySelectorAll('.card').length + ' shown';
+    }
+    selects.forEach(s => s.addEventListener('change', apply));
+    apply();
+    """
+
+    static let style = """
+    :root { color-scheme: light dark; --bg: #f2f2f7; --card: #ffffff; --text: #1c1c1e; --muted: #6e6e73; --line: #d1d1d6;
+      --red: #d70015; --orange: #c93400; --green: #248a3d; }
+    @media (prefers-color-scheme: dark) { :root { --bg: #000000; --card: #1c1c1e; --text: #f2f2f7; --muted: #98989d; --line: #38383a;
+      --red: #ff6961; --orange: #ffb340; --green: #30d158; } }
+    * { box-sizing: border-box; }
+    body { margin: 0; background: var(--bg); color: var(--text); font: 14px/1.4 Inter, system-ui, sans-serif; }
+    header { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; padding: 12px 20px;
+      background: var(--card); border-bottom: 1px solid var(--line); }
+    header h1 { margin: 0; font-size: 18px; }
+    header label { color: var(--muted); }
+    select { margin-left: 4px; font: inherit; }
+    main { padding: 8px 20px 40px; }
+    h2 { margin: 28px 0 10px; font-size: 16px; }
+    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; align-items: start; }
+    .card.wide { grid-column: span 2; }
+    .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 10px; content-visibility: auto;
+      contain-intrinsic-size: 300px 700px; }
+    .card[hidden], section[hidden] { display: none; }
+    .card h3 { margin: 0 0 6px; font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
+    .meta { color: var(--muted); font-size: 12px; }
+    .views { display: flex; flex-direction: column; gap: 8px; margin-top: 8px; }
+    figure { margin: 0; }
+    figure img { display: block; width: 100%; height: auto; border-radius: 6px; background: var(--bg); }
+    figcaption { color: var(--muted); font-size: 12px; }
+    .badge { display: inline-block; padding: 0 6px; border-radius: 6px; font-size: 12px; font-weight: 600; color: #fff; }
+    .rendered { background: var(--green); } .warnings { background: var(--orange); } .failed { background: var(--red); }
+    details { margin-top: 8px; font-size: 12px; }
+    summary { cursor: pointer; color: var(--muted); }
+    table { border-collapse: collapse; width: 100%; }
+    td, th { text-align: left; padding: 2px 4px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+    ul { margin: 4px 0; padding-left: 18px; }
+    .error { color: var(--red); } .warning { color: var(--orange); }
+    #failed { border: 1px solid var(--red); border-radius: 12px; padding: 4px 14px; margin-top: 16px; background: var(--card); }
+    """
+
+    static func html(_ report: GalleryReport, output: URL) -> String {
+        let hash = hexToBase64(SHA256.hex(Array(script.utf8)))
+        let all = report.inputs.flatMap(\.mockups)
+        func options(_ name: String, _ values: [String]) -> String {
+            "<label>\(name)<select data-filter=\"\(name.lowercased())\"><option value=\"\">all</option>"
+                + Set(values).sorted().map { "<option>\(escapeHTML($0))</option>" }.joined() + "</select></label>"
+        }
+        var body = """
+        <header><h1>\(escapeHTML(report.project))</h1>
+        <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \($0)" } ?? "")</span>
+        \(options("Device", all.map(\.device).filter { !$0.isEmpty }))\(options("Appearance", all.map(\.appearance).filter { !$0.isEmpty }))\(options("Locale", all.compactMap(\.locale)))\(options("Outcome", ["rendered", "warnings", "failed"]))
+        <span class="meta" id="shown"></span></header>
+        <main>
+
+        """
+        let failed = report.inputs.filter { $0.outcome == "failed" }
+        if !failed.isEmpty {
+            body += "<section id=\"failed\"><h2>Failed inputs (\(failed.count))</h2><ul>"
+            for input in failed {
+                let errors = Set(input.mockups.flatMap(\.errors)).sorted()
+                body += "<li><strong>\(escapeHTML(input.payload))</strong><ul>" + errors.map { "<li class=\"error\">\(escapeHTML($0))</li>" }.joined() + "</ul></li>"
+            }
+            body += "</ul></section>\n"
+        }
+        let groups = Dictionary(grouping: report.inputs) { $0.category ?? "" }
+        for category in groups.keys.sorted(by: { ($0.isEmpty ? 1 : 0, $0) < ($1.isEmpty ? 1 : 0, $1) }) {
+            body += "<section class=\"category\"><h2>\(category.isEmpty ? "No category" : "Category: " + escapeHTML(category))</h2><div class=\"grid\">\n"
+            for input in groups[category]! {
+                // In the order asked for: devices, then appearances, then locales.
+                func rank(_ r: MockupResult) -> [Int] {
+                    [report.devices.firstIndex(of: r.device) ?? -1, report.appearances.firstIndex(of: r.appearance) ?? -1,
+                     r.locale.flatMap { report.locales.firstIndex(of: $0) } ?? -1]
+                }
+                let cards = Dictionary(grouping: input.mockups, by: rank)
+                for key in cards.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    body += card(input, cards[key]!, profile: report.deviceProfiles.first { $0.id == cards[key]![0].device }, output: output)
+                }
+            }
+            body += "</div></section>\n"
+        }
+        body += "</main>"
+        return """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(hash)'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escapeHTML(report.project)) — PushPreview gallery</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+        \(body)
+        <script>
+        \(script)
+        </script>
+        </body>
+        </html>
+
+        """
+    }
+
+    static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL) -> String {
+        let first = results[0]
+        let outcome = GalleryReport.outcome(of: results)
+        var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\" data-device=\"\(escapeHTML(first.device))\" data-appearance=\"\(escapeHTML(first.appearance))\" data-locale=\"\(escapeHTML(first.locale ?? ""))\" data-outcome=\"\(outcome)\">"
+        out += "<h3>\(escapeHTML(input.payload)) <span class=\"badge \(outcome)\">\(outcome)</span></h3>"
+        out += "<div class=\"meta\">\([profile?.name ?? first.device, first.appearance, first.locale].compactMap { $0 }.filter { !$0.isEmpty }.map(escapeHTML).joined(separator: " · "))</div><div class=\"views\">"
+        // The banner first: it is what people see first.
+        for r in results.sorted(by: { ($0.view.hasPrefix("banner") ? 0 : 1) < ($1.view.hasPrefix("banner") ? 0 : 1) }) {
+            for png in r.outputs where png.hasSuffix(".png") {
+                let size = (try? PNGCodec.size([UInt8](FileManager.default.contents(atPath: output.appendingPathComponent(png).path) ?? Data()))) ?? (width: 0, height: 0)
+                let page = r.outputs.first { $0.hasSuffix(".html") }
+                out += "<figure><img loading=\"lazy\" decoding=\"async\" src=\"\(escapeHTML(png))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(escapeHTML(r.view))\">"
+                out += "<figcaption>\(escapeHTML(r.view))\(page.map { " · <a href=\"\(escapeHTML($0))\">HTML</a>" } ?? "")</figcaption></figure>"
+            }
+        }
+        out += "</div>"
+        out += details(results)
+        return out + "</article>\n"
+    }
+
+    static func details(_ results: [MockupResult]) -> String {
+        var out = "<details><summary>Details</summary>"
+        let r = results[0]
+        out += "<p>Service: \(r.service.ran ? "ran" : "did not run"), \(escapeHTML(r.service.level)) content</p>"
+        if !r.service.steps.isEmpty {
+            let timed = r.service.steps.contains { $0.ms > 0 }
+            out += "<table><tr><th>step</th><th>outcome</th><th>bytes</th>\(timed ? "<th>ms</th>" : "")<th>message</th></tr>"
+            for s in r.service.steps {
+                out += "<tr><td>\(escapeHTML(s.step))</td><td>\(escapeHTML(s.outcome))</td><td>\(s.bytes)</td>\(timed ? "<td>\(String(format: "%.1f", s.ms))</td>" : "")<td>\(escapeHTML(s.message))</td></tr>"
+            }
+            out += "</table>"
+        }
+        if let c = results.lazy.compactMap(\.content).first {
+            out += "<p>Custom view: \(escapeHTML(c.template.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")) \(formatPoints(c.customViewHeight)) pt tall\(c.clippedBy > 0 ? ", <span class=\"warning\">\(formatPoints(c.clippedBy)) pt clipped</span>" : "")</p>"
+        }
+        if let actions = results.first(where: { $0.view.hasPrefix("expanded") })?.actions, !actions.isEmpty {
+            out += "<p>Actions</p><ul>" + actions.map { a in
+                "<li>\(escapeHTML(a.title)) <span class=\"meta\">\(escapeHTML(a.identifier))\(a.options.isEmpty ? "" : " · " + a.options.joined(separator: ", "))\(a.textInput ? " · text input" : "")</span></li>"
+            }.joined() + "</ul>"
+        }
+        let warnings = Set(results.flatMap(\.warnings)).sorted(), errors = Set(results.flatMap(\.errors)).sorted()
+        if !errors.isEmpty { out += "<p>Errors</p><ul>" + errors.map { "<li class=\"error\">\(escapeHTML($0))</li>" }.joined() + "</ul>" }
+        if !warnings.isEmpty { out += "<p>Warnings</p><ul>" + warnings.map { "<li class=\"warning\">\(escapeHTML($0))</li>" }.joined() + "</ul>" }
+        return out + "</details>"
+    }
+
+    static func formatPoints(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+
+    static func hexToBase64(_ hex: String) -> String {
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex, let j = hex.index(i, offsetBy: 2, limitedBy: hex.endIndex), let b = UInt8(hex[i..<j], radix: 16) { bytes.append(b); i = j }
+        return Data(bytes).base64EncodedString()
+    }
+}

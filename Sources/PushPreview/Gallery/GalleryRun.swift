@@ -1,0 +1,145 @@
+import Foundation
+import ServiceStage
+import Typography
+
+/// `pushpreview gallery`: every payload of a project rendered on every core, then
+/// `report.json` and `index.html`. Workers each own a renderer (fonts, decoded images); payloads
+/// are handed out one at a time and results land in payload order, so output does not depend on
+/// which worker drew what.
+public struct GalleryRun {
+    public var project: Project
+    public var templates: URL
+    public var fonts: FontSet
+    public var options: RenderOptions
+    /// Parallel workers (default: the number of cores).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Render only payloads i with i % count == index - 1 (`--shard INDEX/COUNT`).
+    public var shard: (index: Int, count: Int)?
+    /// Keep the mock-ups of payloads whose inputs have not changed since the last report.
+    public var incremental = false
+    /// Keep service-step timings in the report and gallery (they make output differ run to run).
+    public var timings = false
+
+    public struct Progress: Sendable { public var done: Int; public var total: Int; public var elapsed: Double }
+
+    public init(project: Project, templates: URL, fonts: FontSet, options: RenderOptions) {
+        self.project = project; self.templates = templates; self.fonts = fonts; self.options = options
+    }
+
+    /// The payloads this run (or shard) renders.
+    public var payloads: [URL] {
+        let all = project.payloadFiles
+        guard let shard else { return all }
+        return all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+    }
+
+    /// Renders, writes `report.json` and `index.html`, and returns the report.
+    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> GalleryReport {
+        let output = options.outputFolder
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        OutputFile.removeLeftovers(in: output)
+        let files = payloads
+        let global = InputKey.global(project: project, templates: templates, options: options, timings: timings)
+        let previous = incremental ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
+        let inputs = Results(count: files.count)
+        let next = Counter()
+        let start = Date()
+        let jobs = max(1, min(self.jobs, files.count))
+        let (project, templates, fonts, options, timings) = (self.project, self.templates, self.fonts, self.options, self.timings)
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            var renderer: MockupRenderer?
+            while let i = next.take(below: files.count) {
+                let file = files[i]
+                let relative = project.relativePath(file)
+                let key = InputKey.payload(file, global: global)
+                if let kept = previous?.inputs.first(where: { $0.payload == relative && $0.key == key }),
+                   kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
+                    inputs.set(i, kept)
+                } else {
+                    if renderer == nil {
+                        do { renderer = try MockupRenderer(fonts: fonts, templates: templates) } catch {
+                            inputs.set(i, .init(payload: relative, category: nil, outcome: "failed", key: key, mockups: [
+                                MockupResult(payload: relative, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
+                                             errors: ["fonts: \(error)"], service: .none)]))
+                            continue
+                        }
+                    }
+                    let results = renderer!.render(payloadFile: file, project: project, options: options).map { r in
+                        var r = r
+                        r.payload = relative
+                        r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
+                        if !timings { r.service.steps = r.service.steps.map { var s = $0; s.ms = 0; return s } }
+                        return r
+                    }
+                    inputs.set(i, .init(payload: relative, category: results.lazy.compactMap(\.category).first, outcome: GalleryReport.outcome(of: results),
+                                        key: key, mockups: results))
+                }
+                progress?(Progress(done: inputs.done, total: files.count, elapsed: Date().timeIntervalSince(start)))
+            }
+        }
+        let catalog = (try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []
+        var report = GalleryReport(tool: "pushpreview \(pushPreviewVersion)", project: project.folder.lastPathComponent, devices: options.devices,
+                                   deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
+                                   appearances: options.appearances.map(\.rawValue), locales: options.locales,
+                                   shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: inputs.all)
+        report.summarize()
+        try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
+        try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
+        return report
+    }
+}
+
+/// Results by payload index, filled in by the workers.
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [GalleryReport.Input?]
+    private(set) var done = 0
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: GalleryReport.Input) { lock.withLock { items[i] = value; done += 1 } }
+    var all: [GalleryReport.Input] { lock.withLock { items.compactMap { $0 } } }
+}
+
+/// Hands out job indices to workers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+/// What a mock-up's output depends on, hashed: the tool version, the render options, every file
+/// of the project but its payloads and download cache (settings, Info.plists, categories,
+/// templates, strings, media), the repository's templates, and the payload itself. Remote media
+/// is not fetched to hash it: change the URL to force a new render.
+enum InputKey {
+    static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
+        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.timeBudget ?? -1)|\(timings)".utf8)
+        let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
+        for root in [project.folder, templates] {
+            for file in files(under: root) where !file.hasPrefix(project.folder.appendingPathComponent("payloads").path + "/") && !file.hasPrefix(cache + "/") {
+                bytes += Array(file.dropFirst(root.path.count).utf8) + [0]
+                bytes += SHA256.hex((FileManager.default.contents(atPath: file).map { [UInt8]($0) }) ?? []).utf8
+            }
+        }
+        return SHA256.hex(bytes)
+    }
+
+    static func payload(_ file: URL, global: String) -> String {
+        SHA256.hex(Array(global.utf8) + ((FileManager.default.contents(atPath: file.path).map { [UInt8]($0) }) ?? []))
+    }
+
+    /// Regular files below `root`, sorted, skipping hidden ones.
+    static func files(under root: URL) -> [String] {
+        var out: [String] = []
+        let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        while let url = e?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true { out.append(url.standardizedFileURL.path) }
+        }
+        return out.sorted()
+    }
+}

@@ -1,0 +1,58 @@
+import ContentStage
+import Foundation
+
+/// `Output/report.json`: every input of a gallery run and its outcome (README, "report.json").
+/// Paths are relative (payloads to the project, outputs to the output folder) and nothing in it
+/// depends on the clock, so the same inputs give the same bytes.
+public struct GalleryReport: Codable, Sendable, Equatable {
+    public var tool: String
+    public var project: String
+    public var devices: [String]
+    /// The profiles behind `devices`: names, sizes, scale.
+    public var deviceProfiles: [DeviceProfile]
+    public var appearances: [String]
+    public var locales: [String]
+    /// "I/N" for a shard's report; nil for a whole (or merged) run.
+    public var shard: String?
+    public var summary: Summary
+    public var inputs: [Input]
+
+    public struct Summary: Codable, Sendable, Equatable {
+        public var payloads = 0
+        /// PNG mock-ups written (or kept, with --incremental).
+        public var mockups = 0
+        public var failed = 0
+        public var withWarnings = 0
+    }
+
+    public struct Input: Codable, Sendable, Equatable {
+        /// The payload file, relative to the project folder.
+        public var payload: String
+        public var category: String?
+        /// rendered, warnings (rendered, with warnings) or failed (some mock-up has errors).
+        public var outcome: String
+        /// SHA-256 over the tool version, options and every input file this payload's mock-ups read.
+        public var key: String
+        public var mockups: [MockupResult]
+    }
+
+    public static func outcome(of results: [MockupResult]) -> String {
+        if results.contains(where: { !$0.errors.isEmpty }) { return "failed" }
+        return results.contains(where: { !$0.warnings.isEmpty }) ? "warnings" : "rendered"
+    }
+
+    mutating func summarize() {
+        summary = Summary(payloads: inputs.count, mockups: inputs.flatMap(\.mockups).flatMap(\.outputs).filter { $0.hasSuffix(".png") }.count,
+                          failed: inputs.filter { $0.outcome == "failed" }.count, withWarnings: inputs.filter { $0.outcome == "warnings" }.count)
+    }
+
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(self)) + [10]
+    }
+
+    public static func read(_ url: URL) throws -> GalleryReport {
+        try JSONDecoder().decode(GalleryReport.self, from: Data(contentsOf: url))
+    }
+}
