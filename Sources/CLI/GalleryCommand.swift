@@ -112,11 +112,12 @@ enum GalleryCommand {
         }
         let line = ProgressLine()
         do {
-            let report = try run.run { line.update($0) }
+            let (report, kept) = try run.run { line.update($0) }
             line.finish()
             let s = report.summary
             let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
-            printError("\(s.payloads) payloads, \(s.mockups) mock-ups, \(failed), \(s.withWarnings) with warnings → \(options.outputFolder.path)/index.html")
+            let unchanged = run.incremental ? " (\(kept) payloads unchanged, kept)" : ""
+            printError("\(s.payloads) payloads, \(s.mockups) mock-ups\(unchanged), \(failed), \(s.withWarnings) with warnings → \(options.outputFolder.path)/index.html")
             return s.failed > 0 ? 1 : 0
         } catch {
             line.finish()

@@ -29,3 +29,49 @@ func tree(_ folder: URL) -> [String: [UInt8]] {
     }
     return out
 }
+
+/// The `pushpreview` binary `swift build --build-tests` made, as users run it.
+let pushpreviewBinary = repositoryRoot.appendingPathComponent(".build/debug/pushpreview")
+
+struct ProcessRun { var status: Int32; var stdout: String; var stderr: String }
+
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessRun {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = repositoryRoot
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Drain stderr concurrently so neither pipe fills and blocks the child.
+    let errData = LockedData()
+    let thread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    thread.start()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errData.isSet { usleep(1000) }
+    return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: errData.value, as: UTF8.self))
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ d: Data) { lock.withLock { data = d } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}
+
+/// A copy of Examples/ to change freely (no download cache), keeping only `payloads` if given.
+func examplesCopy(payloads: [String]? = nil, _ name: String = #function) throws -> URL {
+    let folder = temporaryFolder(name).appendingPathComponent("Examples")
+    try FileManager.default.copyItem(at: examples, to: folder)
+    try? FileManager.default.removeItem(at: folder.appendingPathComponent("app-group/cache"))
+    if let payloads {
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("payloads").path) where !payloads.contains(file) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("payloads").appendingPathComponent(file))
+        }
+    }
+    return folder
+}

@@ -64,11 +64,12 @@ enum GalleryPage {
     """
 
     static func html(_ report: GalleryReport, output: URL) -> String {
-        let hash = hexToBase64(SHA256.hex(Array(script.utf8)))
+        // The hash covers the element's whole text, the newlines around the script included.
+        let hash = hexToBase64(SHA256.hex(Array("\n\(script)\n".utf8)))
         let all = report.inputs.flatMap(\.mockups)
         func options(_ name: String, _ values: [String]) -> String {
             "<label>\(name)<select data-filter=\"\(name.lowercased())\"><option value=\"\">all</option>"
-                + Set(values).sorted().map { "<option>\(escapeHTML($0))</option>" }.joined() + "</select></label>"
+                + Set(values).sorted().map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML($0))</option>" }.joined() + "</select></label>"
         }
         var body = """
         <header><h1>\(escapeHTML(report.project))</h1>

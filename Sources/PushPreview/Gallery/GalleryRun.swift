@@ -33,8 +33,9 @@ public struct GalleryRun {
         return all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
     }
 
-    /// Renders, writes `report.json` and `index.html`, and returns the report.
-    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> GalleryReport {
+    /// Renders, writes `report.json` and `index.html`, and returns the report and how many
+    /// payloads `--incremental` kept without rendering.
+    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> (report: GalleryReport, kept: Int) {
         let output = options.outputFolder
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         OutputFile.removeLeftovers(in: output)
@@ -54,7 +55,7 @@ public struct GalleryRun {
                 let key = InputKey.payload(file, global: global)
                 if let kept = previous?.inputs.first(where: { $0.payload == relative && $0.key == key }),
                    kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
-                    inputs.set(i, kept)
+                    inputs.set(i, kept, kept: true)
                 } else {
                     if renderer == nil {
                         do { renderer = try MockupRenderer(fonts: fonts, templates: templates) } catch {
@@ -85,7 +86,7 @@ public struct GalleryRun {
         report.summarize()
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
         try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
-        return report
+        return (report, inputs.kept)
     }
 }
 
@@ -93,9 +94,9 @@ public struct GalleryRun {
 final class Results: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [GalleryReport.Input?]
-    private(set) var done = 0
+    private(set) var done = 0, kept = 0
     init(count: Int) { items = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: GalleryReport.Input) { lock.withLock { items[i] = value; done += 1 } }
+    func set(_ i: Int, _ value: GalleryReport.Input, kept: Bool = false) { lock.withLock { items[i] = value; done += 1; if kept { self.kept += 1 } } }
     var all: [GalleryReport.Input] { lock.withLock { items.compactMap { $0 } } }
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Imaging
+import Testing
+import PushPreview
+
+/// `pushpreview gallery` as users run it: the page in a real Chromium, byte-identical reruns,
+/// shards that merge into the same gallery, incremental reruns, and a run killed half-way.
+struct GalleryTests {
+    static let some = ["image-jpeg.apns", "crew-message.apns", "harbor-master.apns", "photo-tall.apns", "voice-note.apns", "emoji.apns"]
+
+    func gallery(_ project: URL, _ out: URL, _ extra: [String] = []) throws -> ProcessRun {
+        try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15"] + extra)
+    }
+
+    @Test func galleryWorksInChromium() throws {
+        let project = try examplesCopy(payloads: Self.some)
+        try Data(#"{"aps": {"alert": "#.utf8).write(to: project.appendingPathComponent("payloads/truncated.apns"))
+        let out = project.deletingLastPathComponent().appendingPathComponent("Output")
+        let r = try gallery(project, out, ["--jobs", "2"])
+        #expect(r.status == 1, "a failed input makes the status 1: \(r.stderr)")
+        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        #expect(report.inputs.map(\.payload) == (Self.some + ["truncated.apns"]).sorted().map { "payloads/\($0)" })
+        let failed = try #require(report.inputs.first { $0.payload == "payloads/truncated.apns" })
+        #expect(failed.outcome == "failed" && failed.mockups.first?.errors.first.map { $0.contains("truncated.apns") && $0.contains("1:19") } == true)
+        #expect(report.summary.failed == 1 && report.summary.mockups == 28)
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("Content-Security-Policy") && !html.contains("http://") && !html.contains("https://"))
+        for file in report.inputs.flatMap(\.mockups).flatMap(\.outputs) {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
+        }
+        guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
+            Issue.record("Chromium is not installed (make deps installs it): the gallery was not checked in a browser")
+            return
+        }
+        let check = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("Tests/Support/gallery-check.py").path, out.path, "truncated.apns"])
+        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+    }
+
+    /// Same inputs, same bytes: two clean runs of the whole Examples gallery (what `make demo` does).
+    @Test func twoCleanRunsAreByteIdentical() throws {
+        let project = try examplesCopy()
+        let a = project.deletingLastPathComponent().appendingPathComponent("A"), b = project.deletingLastPathComponent().appendingPathComponent("B")
+        let first = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", a.path, "--jobs", "2"])
+        try? FileManager.default.removeItem(at: project.appendingPathComponent("app-group/cache"))
+        let second = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", b.path, "--jobs", "1"])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let ta = tree(a), tb = tree(b)
+        #expect(ta.count > 300 && ta.keys.sorted() == tb.keys.sorted())
+        let differing = ta.keys.filter { ta[$0] != tb[$0] }.sorted()
+        #expect(differing.isEmpty, "differ: \(differing.prefix(5))")
+    }
+
+    /// Shards rendered apart and merged give the gallery one run gives, byte for byte.
+    @Test func shardsMergeIntoTheSameGallery() throws {
+        let project = try examplesCopy(payloads: Self.some)
+        let root = project.deletingLastPathComponent()
+        let whole = root.appendingPathComponent("whole"), merged = root.appendingPathComponent("merged")
+        #expect(try gallery(project, whole).status == 0)
+        var shardReports: [GalleryReport] = []
+        for i in 1...3 {
+            let r = try gallery(project, root.appendingPathComponent("shard\(i)"), ["--shard", "\(i)/3"])
+            #expect(r.status == 0, "\(r.stderr)")
+            shardReports.append(try GalleryReport.read(root.appendingPathComponent("shard\(i)/report.json")))
+        }
+        #expect(shardReports.map(\.inputs.count) == [2, 2, 2] && Set(shardReports.flatMap(\.inputs).map(\.payload)).count == 6)
+        let m = try runProcess(pushpreviewBinary, ["gallery", "--merge"] + (1...3).map { root.appendingPathComponent("shard\($0)").path } + ["--out", merged.path])
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(tree(merged) == tree(whole))
+
+        // Overlapping shards are refused, naming both.
+        let overlap = try runProcess(pushpreviewBinary, ["gallery", "--merge", root.appendingPathComponent("shard1").path, whole.path, "--out", root.appendingPathComponent("bad").path])
+        #expect(overlap.status == 1 && overlap.stderr.contains("shards overlap"))
+    }
+
+    @Test func incrementalRendersOnlyWhatChanged() throws {
+        let project = try examplesCopy(payloads: Self.some)
+        let out = project.deletingLastPathComponent().appendingPathComponent("Output")
+        #expect(try gallery(project, out, ["--incremental"]).status == 0)
+        let again = try gallery(project, out, ["--incremental"])
+        #expect(again.stderr.contains("(6 payloads unchanged, kept)"), "\(again.stderr)")
+        // One payload edited, one string of a template changed: exactly what they feed is redone.
+        let payload = project.appendingPathComponent("payloads/emoji.apns")
+        try Data(try String(contentsOf: payload, encoding: .utf8).replacingOccurrences(of: "congrats crew", with: "well sailed").utf8).write(to: payload)
+        let edited = try gallery(project, out, ["--incremental"])
+        #expect(edited.stderr.contains("(5 payloads unchanged, kept)"), "\(edited.stderr)")
+        try Data("<div>changed</div>".utf8).write(to: project.appendingPathComponent("Templates/boarding-pass.html"))
+        let templated = try gallery(project, out, ["--incremental"])
+        #expect(templated.stderr.contains("(0 payloads unchanged, kept)"), "a template is an input of every payload: \(templated.stderr)")
+        let fresh = project.deletingLastPathComponent().appendingPathComponent("Fresh")
+        #expect(try gallery(project, fresh).status == 0)
+        #expect(tree(fresh) == tree(out), "an incremental run ends where a clean one does")
+    }
+
+    /// SIGKILL half-way leaves only whole files; a rerun completes.
+    @Test func killedRunLeavesNoPartialFile() throws {
+        let project = try examplesCopy()
+        let out = project.deletingLastPathComponent().appendingPathComponent("Output")
+        let process = Process()
+        process.executableURL = pushpreviewBinary
+        process.arguments = ["gallery", project.path, "--out", out.path, "--jobs", "2"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var pngs: [String] = []
+        for _ in 0..<400 where pngs.count < 40 {
+            usleep(25_000)
+            pngs = tree(out).keys.filter { $0.hasSuffix(".png") }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let files = tree(out)
+        #expect(files.keys.contains { $0.hasSuffix(".png") } && !files.keys.contains("/report.json"), "killed mid-way: \(files.count) files")
+        for (name, bytes) in files where !name.hasSuffix(".tmp") {
+            if name.hasSuffix(".png") { #expect((try? PNGCodec.decode(bytes)) != nil, "\(name) is not a whole PNG") }
+            if name.hasSuffix(".html") { #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("</html>\n"), "\(name) is cut short") }
+        }
+        let rerun = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--jobs", "2"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let after = tree(out)
+        #expect(!after.keys.contains { $0.hasSuffix(".tmp") } && after.keys.contains("/report.json"))
+        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        #expect(report.summary.failed == 0 && report.inputs.count == 30)
+    }
+}
