@@ -9,7 +9,7 @@ usage: pushpreview COMMAND [options]
   devices                  list device profiles
   gallery [PROJECT]        render a whole project in parallel: Output/index.html and report.json
   validate PATH...         check a project, payloads or templates; writes nothing
-  diff BASE NEW            (not implemented yet)
+  diff BASE NEW            compare two output folders: diff images, page, markdown
 
 Run 'pushpreview COMMAND --help' for a command's options.
 exit status: 0 all rendered; 1 some inputs failed (the rest still rendered); 2 usage
@@ -23,9 +23,7 @@ case "thumbnail": status = ThumbnailCommand.run(Array(args.dropFirst()))
 case "devices": status = DevicesCommand.run(Array(args.dropFirst()))
 case "validate": status = ValidateCommand.run(Array(args.dropFirst()))
 case "gallery": status = GalleryCommand.run(Array(args.dropFirst()))
-case "diff":
-    printError("pushpreview \(args[0]): not implemented yet")
-    status = 2
+case "diff": status = DiffCommand.run(Array(args.dropFirst()))
 case "--help", "-h", "help": print(usage); status = 0
 case "--version": print("pushpreview \(version)"); status = 0
 default:
