@@ -11,25 +11,16 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product pushpreview
 
-LOCALIZED := Examples/payloads/localized-boarding.apns Examples/payloads/localized-messages.apns
-P := Examples/payloads
-
-# Renders every Examples/ payload into Output/ for the project's devices (two iPhones, one iPad)
-# in light and dark, the localized ones in six locales, and the review variants (--show-limits,
-# --media-state playing, --hidden-previews). Remote media comes from a local server on
-# 127.0.0.1:8765 (Examples/pushpreview.json allows that host), stopped afterwards.
+# The Examples gallery: every payload for the project's devices (two iPhones, one iPad) in light
+# and dark, localized payloads in each of the project's six locales, with the review views
+# (clipped views drawn whole, media playing, hidden previews) → Output/index.html. Remote media
+# comes from a local server on 127.0.0.1:8765 (allowed in Examples/pushpreview.json).
 demo: build
 	@find Output -mindepth 1 ! -name .gitkeep -delete
 	@rm -rf Examples/app-group/cache
 	@python3 -m http.server 8765 --bind 127.0.0.1 --directory Examples/media >/dev/null 2>&1 & echo $$! > .demo-server.pid; sleep 0.5
-	@status=0; \
-	  $(BIN) render $(P)/*.apns --appearance light,dark --out Output >/dev/null || status=1; \
-	  $(BIN) render $(LOCALIZED) --device iphone-15 --appearance light --locale en,nl,pl,tr,vi,tl --out Output >/dev/null || status=1; \
-	  $(BIN) render $(P)/photo-tall.apns --show-limits --appearance light,dark --out Output >/dev/null || status=1; \
-	  $(BIN) render $(P)/video-clip.apns $(P)/voice-note.apns --media-state playing --appearance light,dark --out Output >/dev/null || status=1; \
-	  $(BIN) render $(P)/crew-message.apns --hidden-previews --appearance light,dark --out Output >/dev/null || status=1; \
-	  kill $$(cat .demo-server.pid) 2>/dev/null; rm -f .demo-server.pid; \
-	  echo "demo: $$(find Output -name '*.png' | wc -l) PNG mock-ups in Output/"; exit $$status
+	@status=0; $(BIN) gallery Examples --out Output || status=$$?; \
+	  kill $$(cat .demo-server.pid) 2>/dev/null; rm -f .demo-server.pid; exit $$status
 
 # The unit tests, then the fidelity check against Chromium (installed by deps) on the same
 # debug build.

@@ -30,6 +30,7 @@ enum GalleryCommand {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         var options = RenderOptions()
+        options.reviewVariants = true
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: (Int, Int)?
         do {

@@ -29,6 +29,10 @@ public struct RenderOptions: Sendable {
     public var mediaPlaying = false
     /// `--hidden-previews`: the banner as it looks with previews hidden (`-banner-hidden`).
     public var hiddenPreviews = false
+    /// The gallery's extra views where they matter: `-expanded-limits` for a clipped custom view,
+    /// `-expanded-playing` for a play/pause button, `-banner-hidden` for a category with a
+    /// hidden-previews placeholder.
+    public var reviewVariants = false
     /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
     /// filters at level 6, for files about a third larger on photos (`make bench`).
     public var pngCompressionLevel = 3
@@ -128,7 +132,9 @@ public final class MockupRenderer {
                 continue
             }
             for appearance in options.appearances {
-                for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
+                // A payload without loc-keys reads the same in every locale: drawn once, with no locale.
+                let localized = payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false
+                for locale in options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some) {
                     let language = locale ?? "en"
                     if notifications[language] == nil { notifications[language] = service.run(payload, locale: language) }
                     let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
@@ -218,21 +224,50 @@ public final class MockupRenderer {
                templateFile: templateFile, job: job, result: &expanded)
         results.append(expanded)
 
+        // What a reviewer needs beside it (gallery): a clipped view drawn whole with its limit,
+        // and the play/pause button while playing.
+        if job.options.reviewVariants {
+            var review: [(String, TemplateContext)] = []
+            if (expanded.content?.clippedBy ?? 0) > 0 && !job.options.showLimits {
+                var c = context
+                c.customView.showLimits = true
+                review.append(("expanded-limits", c))
+            }
+            if let button = context.mediaButton, !button.playing {
+                var c = context
+                c.mediaButton?.playing = true
+                review.append(("expanded-playing", c))
+            }
+            for (name, c) in review {
+                var variant = base
+                variant.view = name
+                render(.expanded, name: name, context: c, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
+                       templateFile: templateFile, job: job, result: &variant)
+                results.append(variant)
+            }
+        }
+
         // The collapsed banner: the first two actions are what limited space shows.
         var banner = base
         banner.view = job.options.hiddenPreviews ? "banner-hidden" : "banner"
         banner.actions = Array(context.actions.prefix(NotificationCategory.compactActions)).map(Self.report)
         var bannerContext = context
         if job.options.hiddenPreviews {
-            let options = category?.options ?? []
-            bannerContext.banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : "Notification"
-            bannerContext.banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
-            bannerContext.banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
+            bannerContext.banner = hiddenPreviewsBanner(n, category: category)
         } else {
             bannerContext.banner.thumbnail = thumbnail(for: n, job: job, result: &banner)
         }
         render(.banner, name: banner.view, context: bannerContext, customView: nil, ratio: 1, templateFile: nil, job: job, result: &banner)
         results.append(banner)
+        if job.options.reviewVariants, !job.options.hiddenPreviews, let category, category.hiddenPreviewsBodyPlaceholder != nil {
+            var hidden = banner
+            hidden.view = "banner-hidden"
+            hidden.outputs = []
+            var c = context
+            c.banner = hiddenPreviewsBanner(n, category: category)
+            render(.banner, name: hidden.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &hidden)
+            results.append(hidden)
+        }
 
         // After tapping the first text-input action.
         if let input = context.actions.first(where: { $0.textInput != nil }) {
@@ -246,6 +281,18 @@ public final class MockupRenderer {
             results.append(reply)
         }
         return results
+    }
+
+    /// With previews hidden iOS shows the title "Notification" (or the real one, with
+    /// hiddenPreviewsShowTitle), the subtitle only with hiddenPreviewsShowSubtitle, and the
+    /// category's placeholder body, `%u` being the thread's count (one here); no thumbnail.
+    func hiddenPreviewsBanner(_ n: DeliveredNotification, category: NotificationCategory?) -> TemplateContext.Banner {
+        let options = category?.options ?? []
+        var banner = TemplateContext.Banner()
+        banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : "Notification"
+        banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
+        banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
+        return banner
     }
 
     static func report(_ a: NotificationAction) -> ActionReport {

@@ -10,7 +10,7 @@ struct DiffTests {
         let project = try examplesCopy(payloads: ["localized-boarding.apns", "localized-messages.apns", "image-jpeg.apns", "crew-message.apns"])
         let root = project.deletingLastPathComponent()
         func gallery(_ out: String) throws {
-            let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", root.appendingPathComponent(out).path, "--device", "iphone-15"])
+            let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", root.appendingPathComponent(out).path, "--device", "iphone-15", "--locale", "en"])
             #expect(r.status == 0, "\(r.stderr)")
         }
         try gallery("base")
@@ -31,22 +31,22 @@ struct DiffTests {
                                                    "--markdown", md.path, "--image-base-url", "https://ci.example.com/run/7/diff"])
         #expect(r.status == 1, "a change exits 1 for CI")
         let changed = Set(r.stdout.split(separator: "\n").map(String.init))
-        let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-expanded", "changed\tlocalized-boarding/iphone-15-dark-expanded",
-                                     "changed\tlocalized-messages/iphone-15-light-expanded", "changed\tlocalized-messages/iphone-15-dark-expanded",
-                                     "changed\tlocalized-messages/iphone-15-light-banner", "changed\tlocalized-messages/iphone-15-dark-banner"]
+        let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-en-expanded", "changed\tlocalized-boarding/iphone-15-dark-en-expanded",
+                                     "changed\tlocalized-messages/iphone-15-light-en-expanded", "changed\tlocalized-messages/iphone-15-dark-en-expanded",
+                                     "changed\tlocalized-messages/iphone-15-light-en-banner", "changed\tlocalized-messages/iphone-15-dark-en-banner"]
         #expect(changed == expected, "\(changed.symmetricDifference(expected))")
-        for name in ["localized-boarding/iphone-15-light-expanded-before.png", "localized-boarding/iphone-15-light-expanded-after.png",
-                     "localized-boarding/iphone-15-light-expanded-diff.png", "index.html", "diff.json"] {
+        for name in ["localized-boarding/iphone-15-light-en-expanded-before.png", "localized-boarding/iphone-15-light-en-expanded-after.png",
+                     "localized-boarding/iphone-15-light-en-expanded-diff.png", "index.html", "diff.json"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name)")
         }
         // The difference image marks the card's new colour in red.
-        let diff = try PNGCodec.decode(sha(out.appendingPathComponent("localized-boarding/iphone-15-light-expanded-diff.png")))
+        let diff = try PNGCodec.decode(sha(out.appendingPathComponent("localized-boarding/iphone-15-light-en-expanded-diff.png")))
         var red = 0
         for y in stride(from: 0, to: diff.height, by: 3) { for x in stride(from: 0, to: diff.width, by: 3) { let p = diff.pixel(x: x, y: y); if p.r == 255 && p.g == 0 { red += 1 } } }
         #expect(red > 1000)
         let comment = try String(contentsOf: md, encoding: .utf8)
-        #expect(comment.contains("6 changed, 0 added, 0 removed") && comment.contains("| `localized-messages/iphone-15-dark-banner` | changed |"))
-        #expect(comment.contains("https://ci.example.com/run/7/diff/localized-boarding/iphone-15-light-expanded-diff.png"))
+        #expect(comment.contains("6 changed, 0 added, 0 removed") && comment.contains("| `localized-messages/iphone-15-dark-en-banner` | changed |"))
+        #expect(comment.contains("https://ci.example.com/run/7/diff/localized-boarding/iphone-15-light-en-expanded-diff.png"))
     }
 
     @Test func addedRemovedAndTheThreshold() throws {

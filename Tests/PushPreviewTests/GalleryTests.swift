@@ -22,7 +22,11 @@ struct GalleryTests {
         #expect(report.inputs.map(\.payload) == (Self.some + ["truncated.apns"]).sorted().map { "payloads/\($0)" })
         let failed = try #require(report.inputs.first { $0.payload == "payloads/truncated.apns" })
         #expect(failed.outcome == "failed" && failed.mockups.first?.errors.first.map { $0.contains("truncated.apns") && $0.contains("1:19") } == true)
-        #expect(report.summary.failed == 1 && report.summary.mockups == 28)
+        // Expanded and banner for each, reply for the two text-input categories, and the review
+        // views: hidden previews (crew-message), the clipped view whole (photo-tall), playing (voice-note).
+        #expect(report.summary.failed == 1 && report.summary.mockups == 34)
+        let views = Set(report.inputs.flatMap(\.mockups).map { "\($0.payload.dropFirst(9)) \($0.view)" })
+        #expect(views.isSuperset(of: ["crew-message.apns banner-hidden", "crew-message.apns reply", "photo-tall.apns expanded-limits", "voice-note.apns expanded-playing"]))
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(html.contains("Content-Security-Policy") && !html.contains("http://") && !html.contains("https://"))
         for file in report.inputs.flatMap(\.mockups).flatMap(\.outputs) {

@@ -119,7 +119,7 @@ final class Counter: @unchecked Sendable {
 /// is not fetched to hash it: change the URL to force a new render.
 enum InputKey {
     static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
-        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.timeBudget ?? -1)|\(timings)".utf8)
+        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(timings)".utf8)
         let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
         for root in [project.folder, templates] {
             for file in files(under: root) where !file.hasPrefix(project.folder.appendingPathComponent("payloads").path + "/") && !file.hasPrefix(cache + "/") {

@@ -90,9 +90,27 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler(request)
     }
 
+    /// A transport error in words that do not change from run to run (curl's own text carries
+    /// timings, which would make two renders of the same inputs differ).
+    static func describe(_ error: Error) -> String {
+        guard let e = error as? URLError else { return error.localizedDescription }
+        switch e.code {
+        case .cannotConnectToHost: return "could not connect to the server"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .timedOut: return "timed out"
+        case .networkConnectionLost: return "the connection was lost"
+        case .notConnectedToInternet: return "no network"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "the TLS connection failed"
+        case .badServerResponse: return "bad server response"
+        case .cancelled: return "cancelled"
+        default: return "network error \(e.code.rawValue)"
+        }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.withLock {
-            if failure == nil, let error { failure = .transport(error.localizedDescription) }
+            if failure == nil, let error { failure = .transport(Self.describe(error)) }
             if failure == nil, let http = task.response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
                 failure = .http(http.statusCode) // a redirect that was not followed
             }
