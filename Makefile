@@ -32,6 +32,7 @@ test: deps
 
 # Prints speed and memory numbers; targets are in the issues, never asserted in tests.
 bench: deps
+	$(SWIFT) build -c release --product pushpreview
 	$(SWIFT) build -c release --product pushpreview-bench
 	.build/release/pushpreview-bench
 

@@ -112,3 +112,85 @@ for progressive in [false, true] {
     print("thumbnail 6000x4000 \(progressive ? "progressive" : "baseline   ") JPEG (\(bytes.count / 1_000_000) MB) → 120x120: \(line)")
 }
 print("\ntargets (issue 2): warm @3x mock-up < 20 ms; 6000x4000 baseline thumbnail < 45 MB peak RSS")
+
+// 4. A generated project through `pushpreview gallery`: 250 payloads × 2 devices × 2 appearances,
+// HTML + PNG @3x, a few large JPEGs shared between payloads; jobs 1 and 2; peak RSS at two sizes;
+// and headless Chromium screenshotting 20 of the pages we emit.
+print("")
+let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("pushpreview")
+func makeProject(payloads: Int) throws -> URL {
+    let folder = scratch.appendingPathComponent("project-\(payloads)")
+    let fm = FileManager.default
+    let examples = root.appendingPathComponent("Examples")
+    try fm.createDirectory(at: folder.appendingPathComponent("payloads"), withIntermediateDirectories: true)
+    try fm.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+    for item in ["Info.plist", "Extensions", "categories.json", "Templates"] {
+        try fm.copyItem(at: examples.appendingPathComponent(item), to: folder.appendingPathComponent(item))
+    }
+    try fm.copyItem(at: examples.appendingPathComponent("media/AppIcon.png"), to: folder.appendingPathComponent("media/AppIcon.png"))
+    try Data(#"{"appName": "Harbor", "appIcon": "media/AppIcon.png"}"#.utf8).write(to: folder.appendingPathComponent("pushpreview.json"))
+    // Three 3000x2000 photos, shared by many payloads.
+    for k in 0..<3 {
+        var px = [UInt8](repeating: 255, count: 3000 * 2000 * 4)
+        for y in 0..<2000 { for x in 0..<3000 {
+            let i = (y * 3000 + x) * 4
+            px[i] = UInt8((x / 12 + k * 60) & 255); px[i + 1] = UInt8((y / 8) & 255); px[i + 2] = UInt8(((x + y) / 20 + k * 90) & 255)
+        } }
+        try Data(try JPEGCodec.encode(RGBAImage(width: 3000, height: 2000, pixels: px), options: JPEGCodec.Options())).write(to: folder.appendingPathComponent("media/photo\(k).jpg"))
+    }
+    let kinds: [(String, String)] = [
+        ("", ""), ("photo", #", "image-url": "media/photo{{k}}.jpg", "caption": "Photo {{i}}""#), ("message", #", "sender": {"name": "Marta"}"#),
+        ("reservation", #", "restaurant": "The Lobster Pot", "time": "19:30", "date": "Saturday", "party": 4, "status": "confirmed""#),
+        ("boarding", ""), ("harbor-master", ""), ("", #", "image-url": "media/photo{{k}}.jpg""#),
+    ]
+    for i in 0..<payloads {
+        let (category, extra) = kinds[i % kinds.count]
+        let aps = category.isEmpty ? #""mutable-content": 1"# : #""mutable-content": 1, "category": "\#(category)""#
+        let json = #"{"aps": {"alert": {"title": "Notification \#(i)", "body": "Body text number \#(i): the ferry to Westhaven leaves from pier \#(i % 7) in \#(i % 50) minutes."}, \#(aps)}\#(extra)}"#
+            .replacingOccurrences(of: "{{k}}", with: "\(i % 3)").replacingOccurrences(of: "{{i}}", with: "\(i)")
+        try Data(json.utf8).write(to: folder.appendingPathComponent(String(format: "payloads/p%04d.apns", i)))
+    }
+    return folder
+}
+func gallery(_ project: URL, jobs: Int) throws -> (wall: Double, line: String) {
+    let out = scratch.appendingPathComponent("out-\(project.lastPathComponent)-\(jobs)")
+    try? FileManager.default.removeItem(at: out)
+    let child = Process()
+    child.executableURL = binary
+    child.arguments = ["gallery", project.path, "--out", out.path, "--device", "iphone-15,iphone-se-3", "--appearance", "light,dark", "--jobs", "\(jobs)", "--stats"]
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    child.standardError = FileHandle.nullDevice
+    var wall = 0.0
+    try wall = seconds { try child.run(); child.waitUntilExit() }
+    let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return (wall, line)
+}
+if FileManager.default.isExecutableFile(atPath: binary.path) {
+    let small = try makeProject(payloads: 125), large = try makeProject(payloads: 250)
+    let one = try gallery(large, jobs: 1), two = try gallery(large, jobs: 2), half = try gallery(small, jobs: 2)
+    func peak(_ line: String) -> String { line.components(separatedBy: "peak RSS ").last?.components(separatedBy: ",").first ?? "?" }
+    print("gallery, 250 payloads × 2 devices × 2 appearances = 1,000 notifications (HTML + PNG @3x, expanded + banner + review views):")
+    print(String(format: "  --jobs 1: %.1f s, %.0f notifications/s   %@", one.wall, 1000 / one.wall, one.line))
+    print(String(format: "  --jobs 2: %.1f s, %.0f notifications/s   %@", two.wall, 1000 / two.wall, two.line))
+    print(String(format: "  speed-up of --jobs 2 over --jobs 1: %.2f×", one.wall / two.wall))
+    print("  peak RSS with --jobs 2: \(peak(half.line)) at 125 payloads, \(peak(two.line)) at 250")
+    // Chromium on 20 of the same pages (iPhone 15, @3x), per page, startup excluded.
+    let pages = (0..<20).map { scratch.appendingPathComponent(String(format: "out-project-250-2/p%04d/iphone-15-light-expanded.html", $0)).path }
+    let chrome = Process()
+    chrome.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    chrome.arguments = [root.appendingPathComponent("scripts/chromium-time.py").path, "393", "3"] + pages
+    let chromeOut = Pipe()
+    chrome.standardOutput = chromeOut
+    chrome.standardError = FileHandle.nullDevice
+    if (try? chrome.run()) != nil {
+        chrome.waitUntilExit()
+        let perPage = Double(String(decoding: chromeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let ours = one.wall / 1000
+        print(String(format: "  headless Chromium, 20 of these pages screenshotted: %.0f ms per page; ours %.1f ms per notification on one core: %.0f× faster",
+                     perPage * 1000, ours * 1000, perPage / ours))
+    }
+    print("targets (issue 6): ≥ 60 notifications/s with both cores, speed-up ≥ 1.7×, peak RSS < 200 MB and flat, ≥ 20× faster than Chromium")
+} else {
+    print("gallery benchmark skipped: build .build/release/pushpreview first (make bench does)")
+}

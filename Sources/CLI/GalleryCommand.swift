@@ -22,6 +22,7 @@ enum GalleryCommand {
       --merge             join the shard output folders given as arguments into one gallery
       --incremental       keep mock-ups whose inputs have not changed since the last report
       --timings           show service-step timings (output then differs from run to run)
+      --stats             print wall time, mock-ups per second and peak memory (for make bench)
       --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
     exit status: 0 all rendered; 1 some inputs failed (listed in the gallery); 2 usage
     """
@@ -35,7 +36,7 @@ enum GalleryCommand {
         var shard: (Int, Int)?
         do {
             a = try Arguments(argv, valued: ["out", "device", "appearance", "locale", "format", "jobs", "shard", "time-budget", "font-dir", "media-state"],
-                              flags: ["merge", "incremental", "timings", "show-limits", "hidden-previews"])
+                              flags: ["merge", "incremental", "timings", "show-limits", "hidden-previews", "stats"])
             options.outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
             if a.flags.contains("merge") {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard output folders") }
@@ -112,6 +113,7 @@ enum GalleryCommand {
             return 2
         }
         let line = ProgressLine()
+        let start = Date()
         do {
             let (report, kept) = try run.run { line.update($0) }
             line.finish()
@@ -119,6 +121,14 @@ enum GalleryCommand {
             let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
             let unchanged = run.incremental ? " (\(kept) payloads unchanged, kept)" : ""
             printError("\(s.payloads) payloads, \(s.mockups) mock-ups\(unchanged), \(failed), \(s.withWarnings) with warnings → \(options.outputFolder.path)/index.html")
+            if a.flags.contains("stats") {
+                let wall = Date().timeIntervalSince(start)
+                let combos = report.inputs.flatMap(\.mockups).map { "\($0.payload)|\($0.device)|\($0.appearance)|\($0.locale ?? "")" }
+                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+                let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+                print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB, jobs %d",
+                             wall, Set(combos).count, s.mockups, peak / 1024, jobs))
+            }
             return s.failed > 0 ? 1 : 0
         } catch {
             line.finish()

@@ -9,6 +9,8 @@ public struct ContentStage: Sendable {
     public var templateFolders: [URL]
     /// The system's symbol look-alikes, `Templates/system/icons/NAME.svg`, by name.
     public let icons: [String: String]
+    /// Parsed templates by name and text: the system chrome is parsed once, not once per view.
+    private let parsed = ParsedTemplates()
 
     public init(templateFolders: [URL]) {
         self.templateFolders = templateFolders
@@ -98,7 +100,7 @@ public struct ContentStage: Sendable {
     private func page(_ source: String, file: String, data: TemplateValue, allowURL: (String) -> Bool) throws(TemplateError) -> HTMLDocument {
         let html: String
         do {
-            html = try MustacheTemplate(source, name: file).render(data) { self.partial($0) ?? self.partial($0 + ".html") }
+            html = try parsed.template(source, name: file).render(data) { self.partial($0) ?? self.partial($0 + ".html") }
         } catch {
             throw TemplateError(file: error.file, line: error.line, message: error.message)
         }
@@ -108,11 +110,32 @@ public struct ContentStage: Sendable {
     /// A template file's text by its name relative to a Templates folder.
     public func partial(_ name: String) -> String? {
         guard !name.contains("..") else { return nil }
+        if let known = parsed.file(name) { return known }
         for folder in templateFolders {
             if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) {
-                return String(decoding: data, as: UTF8.self)
+                let text = String(decoding: data, as: UTF8.self)
+                parsed.remember(name, text)
+                return text
             }
         }
         return nil
     }
+}
+
+/// Template files read and parsed by this stage, shared by the views it composes.
+final class ParsedTemplates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var templates: [String: MustacheTemplate] = [:]
+    private var files: [String: String] = [:]
+
+    func template(_ source: String, name: String) throws(MustacheError) -> MustacheTemplate {
+        let key = name + "\u{0}" + source
+        if let known = lock.withLock({ templates[key] }) { return known }
+        let t = try MustacheTemplate(source, name: name)
+        lock.withLock { templates[key] = t }
+        return t
+    }
+
+    func file(_ name: String) -> String? { lock.withLock { files[name] } }
+    func remember(_ name: String, _ text: String) { lock.withLock { files[name] = text } }
 }

@@ -91,6 +91,17 @@ public final class MockupRenderer {
     let images = ImageStore()
     /// Banner thumbnails already made, by attachment, size and options.
     var thumbnails: [String: [UInt8]] = [:]
+    /// Media files beside the pages already written in this run.
+    var writtenMedia: Set<String> = []
+    private var stages: [URL: ContentStage] = [:]
+
+    /// One content stage per project for the renderer's life: templates are read and parsed once.
+    func contentStage(for project: Project) -> ContentStage {
+        if let known = stages[project.folder] { return known }
+        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
+        stages[project.folder] = stage
+        return stage
+    }
 
     public init(fonts: FontSet, templates: URL) throws(TypographyError) {
         self.fonts = try FontSystem(fonts: fonts)
@@ -124,7 +135,7 @@ public final class MockupRenderer {
         var service = ServiceStage(projectFolder: project.folder, settings: project.service)
         if let budget = options.timeBudget { service.settings.timeBudget = budget }
         var notifications: [String: DeliveredNotification] = [:]
-        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
+        let stage = contentStage(for: project)
         var results: [MockupResult] = []
         for deviceID in options.devices {
             guard let device = catalog.first(where: { $0.id == deviceID }) else {
@@ -440,7 +451,8 @@ public final class MockupRenderer {
             let painted = PNGPainter(fonts: fonts, images: images, scale: job.device.scale).paint(scene, background: background)
             result.warnings += painted.warnings
             let url = folder.appendingPathComponent(stem + ".png")
-            try OutputFile.write(try PNGCodec.encode(painted.image, scale: job.device.scale, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters), to: url)
+            try OutputFile.write(try PNGCodec.encode(painted.image, scale: job.device.scale, compressionLevel: options.pngCompressionLevel,
+                                                     filters: options.pngFilters, opaque: background.a >= 1), to: url)
             result.outputs.append(url.path)
         }
         if options.formats.contains("html") {
@@ -451,7 +463,10 @@ public final class MockupRenderer {
             let url = folder.appendingPathComponent(stem + ".html")
             try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
             for entry in images.entries.values where !entry.fileName.isEmpty {
-                try OutputFile.write(entry.bytes, to: folder.appendingPathComponent(entry.fileName))
+                let target = folder.appendingPathComponent(entry.fileName)
+                // Every view of a payload shows the same files: each is written once per run.
+                guard writtenMedia.insert("\(target.path)|\(entry.bytes.count)|\(entry.bytes.hashValue)").inserted else { continue }
+                try OutputFile.write(entry.bytes, to: target)
             }
             result.outputs.append(url.path)
         }

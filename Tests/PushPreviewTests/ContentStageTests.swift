@@ -163,7 +163,7 @@ struct ContentStageTests {
         func thumbnail(_ options: String) throws -> RGBAImage? {
             f.payload = #"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "image-url": "media/halves.png"\#(options)}"#
             let banner = try Self.view(try f.render(), "banner")
-            guard let file = try tree(f.folder.appendingPathComponent("Output/p")).keys.first(where: { $0.contains("thumbnail") }) else { return nil }
+            guard let file = tree(f.folder.appendingPathComponent("Output/p")).keys.first(where: { $0.contains("thumbnail") }) else { return nil }
             #expect(banner.errors.isEmpty)
             return try PNGCodec.decode(sha(f.folder.appendingPathComponent("Output/p").appendingPathComponent(file)))
         }
