@@ -30,29 +30,17 @@ enum GalleryCommand {
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
-        var options = RenderOptions()
-        options.reviewVariants = true
+        var options: RenderOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: (Int, Int)?
         do {
-            a = try Arguments(argv, valued: ["out", "device", "appearance", "locale", "format", "jobs", "shard", "time-budget", "font-dir", "media-state"],
-                              flags: ["merge", "incremental", "timings", "show-limits", "hidden-previews", "stats"])
-            options.outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
+            a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["jobs", "shard"]),
+                              flags: RenderOptions.sharedFlags.union(["merge", "incremental", "timings", "stats"]))
             if a.flags.contains("merge") {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard output folders") }
             } else if a.positionals.count > 1 { throw Arguments.UsageError(description: "give one PROJECT folder") }
-            options.devices = a.list("device")
-            options.appearances = try a.list("appearance").map { v in
-                guard let ap = Appearance(rawValue: v) else { throw Arguments.UsageError(description: "--appearance takes light and/or dark, not '\(v)'") }
-                return ap
-            }
-            if options.appearances.isEmpty { options.appearances = [.light, .dark] }
-            options.locales = a.list("locale")
-            let formats = a.list("format")
-            if !formats.isEmpty {
-                guard formats.allSatisfy(["html", "png"].contains) else { throw Arguments.UsageError(description: "--format takes html and/or png") }
-                options.formats = Set(formats)
-            }
+            options = try RenderOptions(a, defaultAppearances: [.light, .dark])
+            options.reviewVariants = true
             if let j = a.value("jobs") {
                 guard let n = Int(j), n >= 1, n <= 256 else { throw Arguments.UsageError(description: "--jobs takes a number from 1 to 256") }
                 jobs = n
@@ -61,17 +49,6 @@ enum GalleryCommand {
                 let parts = s.split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw Arguments.UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
                 shard = (parts[0], parts[1])
-            }
-            if let budget = a.value("time-budget") {
-                guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
-                options.timeBudget = seconds
-            }
-            options.showLimits = a.flags.contains("show-limits")
-            options.hiddenPreviews = a.flags.contains("hidden-previews")
-            switch a.value("media-state") {
-            case nil, "paused": break
-            case "playing": options.mediaPlaying = true
-            case let other?: throw Arguments.UsageError(description: "--media-state takes paused or playing, not '\(other)'")
             }
         } catch {
             printError("pushpreview gallery: \(error)\n\n\(help)")

@@ -30,37 +30,15 @@ enum RenderCommand {
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
-        var options = RenderOptions()
+        var options: RenderOptions
         do {
-            a = try Arguments(argv, valued: ["project", "out", "device", "appearance", "locale", "format", "font-dir", "template", "time-budget", "jobs", "media-state"],
-                              flags: ["json", "layout-json", "show-limits", "hidden-previews"])
+            a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["project", "template", "jobs"]),
+                              flags: RenderOptions.sharedFlags.union(["json", "layout-json"]))
             guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "give at least one PAYLOAD file") }
-            options.devices = a.list("device")
-            options.appearances = try a.list("appearance").map { v in
-                guard let ap = Appearance(rawValue: v) else { throw Arguments.UsageError(description: "--appearance takes light and/or dark, not '\(v)'") }
-                return ap
-            }
-            if options.appearances.isEmpty { options.appearances = [.light] }
-            options.locales = a.list("locale")
-            let formats = a.list("format")
-            if !formats.isEmpty {
-                guard formats.allSatisfy(["html", "png"].contains) else { throw Arguments.UsageError(description: "--format takes html and/or png") }
-                options.formats = Set(formats)
-            }
-            options.outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
+            options = try RenderOptions(a, defaultAppearances: [.light])
             options.layoutJSON = a.flags.contains("layout-json")
-            if let budget = a.value("time-budget") {
-                guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
-                options.timeBudget = seconds
-            }
             options.template = a.value("template").map { URL(fileURLWithPath: $0) }
-            options.showLimits = a.flags.contains("show-limits")
-            options.hiddenPreviews = a.flags.contains("hidden-previews")
-            switch a.value("media-state") {
-            case nil, "paused": break
-            case "playing": options.mediaPlaying = true
-            case let other?: throw Arguments.UsageError(description: "--media-state takes paused or playing, not '\(other)'")
-            }
+            if a.value("jobs") != nil { printError("pushpreview render: note: --jobs is for gallery; render draws its payloads one after another") }
         } catch {
             printError("pushpreview render: \(error)\n\n\(help)")
             return 2
