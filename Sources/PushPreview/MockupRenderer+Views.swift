@@ -1,0 +1,183 @@
+import ContentStage
+import Foundation
+import Imaging
+import Layout
+import Payload
+import Rendering
+import ServiceStage
+import Styling
+import Templating
+import Typography
+
+/// The parts of a view: its data, the custom view's template, the banner thumbnail, and
+/// composing, laying out and writing it.
+extension MockupRenderer {
+    /// Registers the attachments and the app icon, and builds the template data.
+    func makeContext(_ job: Job, result: inout MockupResult) throws -> TemplateContext {
+        var sources: [(src: String, width: Int, height: Int)?] = []
+        for attachment in job.notification.attachments {
+            guard attachment.kind == .image else { sources.append(nil); continue }
+            let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
+            let src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)"
+            do { try images.register(src, bytes: attachment.bytes, fileName: src, identity: attachment.path) } catch {
+                throw ConfigError("\(attachment.path): \(error)")
+            }
+            let size = images.size(of: src)!
+            sources.append((src, Int(size.width), Int(size.height)))
+        }
+        var iconSource: String?
+        if let icon = job.project.appIcon {
+            let url = job.project.folder.appendingPathComponent(icon)
+            if let data = FileManager.default.contents(atPath: url.path) {
+                let src = "media/app-icon.\(url.pathExtension.lowercased())"
+                do {
+                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                    iconSource = src
+                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
+            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
+        }
+        return TemplateContext(notification: job.notification, appName: job.project.appName, appIconSource: iconSource, device: job.device,
+                               appearance: job.appearance, locale: job.language, attachmentSources: sources)
+    }
+
+    /// `--template`, else the template of the category's extension: `Templates/ID.html` (or the
+    /// category's `template`) in the project, then among the repository's stock templates.
+    func customViewSource(_ job: Job, ext: ContentExtension?, category: NotificationCategory?,
+                                  result: inout MockupResult) throws -> (ContentStage.CustomView?, String?) {
+        if let template = job.options.template {
+            guard let data = FileManager.default.contents(atPath: template.path) else {
+                throw TemplateError(file: template.path, line: 0, message: "no such template file")
+            }
+            return (.init(source: String(decoding: data, as: UTF8.self), file: template.path), template.path)
+        }
+        guard let ext, let id = job.notification.category else { return (nil, nil) }
+        let name = (category?.template ?? id) + ".html"
+        for folder in job.stage.templateFolders {
+            let file = folder.appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: file.path) {
+                return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), file.path)
+            }
+        }
+        result.warnings.append("\(ext.file) claims category \"\(id)\" but there is no Templates/\(name); drawing the system's default expanded look")
+        return (nil, nil)
+    }
+
+    /// The banner's thumbnail: the first image attachment (unless ThumbnailHidden), clipped to its
+    /// ClippingRect, at its ThumbnailTime frame, aspect-filled to 38 pt.
+    func thumbnail(for n: DeliveredNotification, job: Job, result: inout MockupResult) -> String? {
+        guard let a = n.attachments.first, a.kind == .image, !a.thumbnailHidden else { return nil }
+        let side = 38 * job.device.scale
+        let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
+        let frame = Int(a.thumbnailTime)
+        let key = "\(a.path)|\(a.bytes.count)|\(side)|\(clip)|\(frame)"
+        let src = "media/\(a.identifier)-thumbnail@\(job.device.scale)x.png"
+        do {
+            let bytes: [UInt8]
+            if let known = thumbnails[key] { bytes = known } else {
+                let image = try Thumbnailer.thumbnail(a.bytes, width: side, height: side, fit: .fill, clip: clip, frame: frame)
+                bytes = try PNGCodec.encode(image, scale: job.device.scale)
+                thumbnails[key] = bytes
+            }
+            try images.register(src, bytes: bytes, fileName: src, identity: key)
+            return src
+        } catch {
+            result.warnings.append("\(a.path): no thumbnail: \(error)")
+            return nil
+        }
+    }
+
+    /// A template's own image: a `data:image/…;base64` URL, or a file inside the media roots.
+    static func resolveTemplateImage(_ src: String, project: Project) -> (bytes: [UInt8], fileName: String?, identity: String)? {
+        if src.lowercased().hasPrefix("data:image/"), let comma = src.firstIndex(of: ","), src[..<comma].lowercased().hasSuffix(";base64") {
+            guard let data = Data(base64Encoded: String(src[src.index(after: comma)...]), options: .ignoreUnknownCharacters) else { return nil }
+            return ([UInt8](data), nil, "data:\(data.count):\(src.suffix(32))")
+        }
+        guard Sanitizer.isLocalURL(src), !src.contains(":") else { return nil }
+        guard let file = project.service.mediaFile(src, in: project.folder), let bytes = try? ImageFile.read(file.path) else { return nil }
+        return (bytes, src, file.path)
+    }
+
+    /// Composes, styles and lays out one view, then writes its PNG and HTML. The custom view is
+    /// laid out at its content's height under the device's cap; a view with no height of its own
+    /// gets width × InitialContentSizeRatio, and `--show-limits` draws it whole with the cap
+    /// marked — both by laying out once more with the measured height in the template data.
+    func render(_ view: ContentStage.View, name: String, context: TemplateContext, customView: ContentStage.CustomView?,
+                        ratio: Double, templateFile: String?, job: Job, result: inout MockupResult) {
+        do {
+            var context = context
+            var (composition, styled, scene) = try layout(view, context: context, customView: customView, job: job)
+            if customView != nil, let box = scene.find(id: "custom-view") {
+                let natural = box.contentBottom
+                let height = natural > 0 ? natural : (context.device.notificationWidth * ratio * 100).rounded() / 100
+                let shown = min(height, context.customView.limit)
+                context.customView.clippedBy = height - shown
+                if natural == 0 || context.customView.showLimits {
+                    context.customView.height = height
+                    (composition, styled, scene) = try layout(view, context: context, customView: customView, job: job)
+                }
+                result.content = ContentReport(category: context.notification.category, customViewHeight: shown,
+                                               clippedBy: (context.customView.clippedBy * 100).rounded() / 100, template: templateFile)
+                if context.customView.clippedBy > 0 && view == .expanded {
+                    result.warnings.append("\((templateFile.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "custom view") is \(formatNumber(height)) pt tall; iOS shows \(formatNumber(shown)) pt on \(context.device.name) and clips \(formatNumber(context.customView.clippedBy)) pt")
+                }
+            }
+            result.warnings += composition.warnings.map(\.description)
+            try write(scene: scene, styled: styled, composition: composition, stem: job.stem(name), context: context, job: job, result: &result)
+        } catch {
+            result.errors.append("\(error)")
+        }
+    }
+
+    func layout(_ view: ContentStage.View, context: TemplateContext, customView: ContentStage.CustomView?,
+                        job: Job) throws -> (ContentStage.Composition, StyledElement, Scene) {
+        let images = self.images
+        var composition = try job.stage.compose(view, context: context, customView: customView) {
+            images.entries[$0] != nil || Sanitizer.isLocalURL($0)
+        }
+        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance)
+            .resolve(composition.document.body, file: composition.document.file)
+        composition.warnings += styleWarnings
+        let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
+        return (composition, styled, engine.layout(styled, width: job.device.width, language: job.language))
+    }
+
+    func write(scene: Scene, styled: StyledElement, composition: ContentStage.Composition, stem: String, context: TemplateContext,
+                       job: Job, result: inout MockupResult) throws {
+        for src in images.missing.sorted() {
+            result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+        }
+        if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
+        let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
+        let options = job.options, folder = job.folder
+        if options.formats.contains("png") {
+            let painted = PNGPainter(fonts: fonts, images: images, scale: job.device.scale).paint(scene, background: background)
+            result.warnings += painted.warnings
+            let url = folder.appendingPathComponent(stem + ".png")
+            try OutputFile.write(try PNGCodec.encode(painted.image, scale: job.device.scale, compressionLevel: options.pngCompressionLevel,
+                                                     filters: options.pngFilters, opaque: background.a >= 1), to: url)
+            result.outputs.append(url.path)
+        }
+        if options.formats.contains("html") {
+            let n = context.notification
+            let page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
+                                       body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
+                                       width: job.device.width, background: background, language: job.language)
+            let url = folder.appendingPathComponent(stem + ".html")
+            try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
+            for entry in images.entries.values where !entry.fileName.isEmpty {
+                let target = folder.appendingPathComponent(entry.fileName)
+                // Every view of a payload shows the same files: each is written once per run.
+                guard writtenMedia.insert("\(target.path)|\(entry.bytes.count)|\(entry.bytes.hashValue)").inserted else { continue }
+                try OutputFile.write(entry.bytes, to: target)
+            }
+            result.outputs.append(url.path)
+        }
+        if options.layoutJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let url = folder.appendingPathComponent(stem + ".layout.json")
+            try OutputFile.write([UInt8](try encoder.encode(scene.boxes)), to: url)
+            result.outputs.append(url.path)
+        }
+    }
+}

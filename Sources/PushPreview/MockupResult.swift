@@ -1,0 +1,79 @@
+import ContentStage
+import Foundation
+import ServiceStage
+import Styling
+
+/// What to render for each payload.
+public struct RenderOptions: Sendable {
+    /// Device profile ids (`Templates/system/devices.json`, a project's `devices.json`).
+    public var devices: [String] = [DeviceProfile.standardID]
+    public var appearances: [Appearance] = [.light]
+    /// Empty: the development language only, and no locale in file names.
+    public var locales: [String] = []
+    public var formats: Set<String> = ["html", "png"]
+    public var outputFolder = URL(fileURLWithPath: "Output")
+    public var layoutJSON = false
+    /// A custom-view template to use instead of the category's (`--template`).
+    public var template: URL?
+    /// Overrides the project's service-stage time budget (`--time-budget`).
+    public var timeBudget: Double?
+    /// `--show-limits`: draw the custom view's height cap and what falls below it.
+    public var showLimits = false
+    /// `--media-state playing`: the play/pause button as it looks while the media plays.
+    public var mediaPlaying = false
+    /// `--hidden-previews`: the banner as it looks with previews hidden (`-banner-hidden`).
+    public var hiddenPreviews = false
+    /// The gallery's extra views where they matter: `-expanded-limits` for a clipped custom view,
+    /// `-expanded-playing` for a play/pause button, `-banner-hidden` for a category with a
+    /// hidden-previews placeholder.
+    public var reviewVariants = false
+    /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
+    /// filters at level 6, for files about a third larger on photos (`make bench`).
+    public var pngCompressionLevel = 3
+    public var pngFilters: Int32 = 0x08
+    public init() {}
+}
+
+/// One mock-up's outcome, as `--json` prints it and `report.json` lists it.
+public struct MockupResult: Sendable, Codable, Equatable {
+    public var payload: String
+    public var device: String
+    public var appearance: String
+    public var locale: String?
+    /// expanded, banner, banner-hidden or reply; review variants add -limits or -playing.
+    public var view: String
+    /// The payload's `aps.category`.
+    public var category: String?
+    public var outputs: [String]
+    public var warnings: [String]
+    public var errors: [String]
+    public var service: ServiceReport
+    /// The custom view, when there is one: its drawn height and how much of it was clipped (pt).
+    public var content: ContentReport?
+    /// The action buttons this view shows, with their options.
+    public var actions: [ActionReport]?
+}
+
+public struct ContentReport: Sendable, Codable, Equatable {
+    public var category: String?
+    public var customViewHeight: Double
+    public var clippedBy: Double
+    /// The custom view's template file.
+    public var template: String?
+}
+
+public struct ActionReport: Sendable, Codable, Equatable {
+    public var identifier: String
+    public var title: String
+    public var options: [String]
+    public var textInput: Bool
+}
+
+/// The service stage's part of a result: `{"ran", "level", "steps": [{"step", "outcome", "ms", "bytes", "message"}]}`.
+public struct ServiceReport: Sendable, Codable, Equatable {
+    public var ran: Bool
+    public var level: String
+    public var steps: [ServiceTrace.Step]
+    public init(_ trace: ServiceTrace) { ran = trace.ran; level = trace.level.rawValue; steps = trace.steps }
+    public static let none = ServiceReport(ServiceTrace())
+}
