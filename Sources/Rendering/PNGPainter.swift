@@ -51,7 +51,7 @@ public struct PNGPainter {
             do { try drawBackground(background, box: box, cr) } catch { warnings.append("background \(background.source): \(error)") }
         }
         drawBorders(box, cr)
-        if box.clipsContent {
+        if box.clipsContent && ClipCheck.needed(box, innerRadii: innerRadii(box)) {
             let b = box.borderWidths
             roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
             cairo_clip(cr)
