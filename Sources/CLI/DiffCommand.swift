@@ -47,6 +47,7 @@ enum DiffCommand {
             }
             if a.flags.contains("json") { entries.filter { $0.kind != .unchanged }.forEach { printJSON($0) } }
             for e in entries where e.kind != .unchanged && !a.flags.contains("json") { print("\(e.kind.rawValue)\t\(e.mockup)") }
+            for e in entries { if let note = e.note { printError("warning: \(note)") } }
             printError("\(summary.changed) changed, \(summary.added) added, \(summary.removed) removed, \(summary.unchanged) unchanged → \(out.path)/index.html")
             return summary.anyChange ? 1 : 0
         } catch {

@@ -13,7 +13,7 @@ import Typography
 public final class MockupRenderer {
     let fonts: FontSystem
     let templates: URL
-    let images = ImageStore()
+    let images: ImageStore
     /// Banner thumbnails already made, by attachment, size and options.
     var thumbnails: [String: [UInt8]] = [:]
     /// Media files beside the pages already written in this run.
@@ -28,9 +28,11 @@ public final class MockupRenderer {
         return stage
     }
 
-    public init(fonts: FontSet, templates: URL) throws(TypographyError) {
+    /// `pixelCache`: give every worker of a run the same one, so each image is decoded once.
+    public init(fonts: FontSet, templates: URL, pixelCache: PixelCache = PixelCache()) throws(TypographyError) {
         self.fonts = try FontSystem(fonts: fonts)
         self.templates = templates
+        images = ImageStore(pixelCache: pixelCache)
     }
 
     /// The device profiles a project can use: the repository's, then its own `devices.json`.

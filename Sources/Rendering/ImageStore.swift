@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 /// The images a page may show, by the `src` the template uses: bytes registered by the pipeline
@@ -13,13 +14,11 @@ public final class ImageStore {
 
     public let limits: ImageLimits
     private(set) public var entries: [String: Entry] = [:]
-    /// Decoded and resampled pixels by content identity, kept across pages up to `cacheBytes`.
-    private var decoded: [String: RGBAImage] = [:]
-    private var resampled: [String: RGBAImage] = [:]
+    /// Decoded and resampled pixels by content identity, kept across pages (and shared with
+    /// other workers' stores when they are given the same cache).
+    public let pixelCache: PixelCache
     private var sources: [String: ImageSource] = [:]
     private var identities: [String: String] = [:]
-    private var cachedBytes = 0
-    public var cacheBytes = 256 << 20
 
     /// Finds a `src` no one registered (a template's `media/…` file or a `data:` URL): its bytes,
     /// the file name beside the page (nil: none, as for data:), and a content identity.
@@ -27,7 +26,7 @@ public final class ImageStore {
     /// `src`s that could not be found or read, for the mock-up's warnings.
     public private(set) var missing: Set<String> = []
 
-    public init(limits: ImageLimits = .standard) { self.limits = limits }
+    public init(limits: ImageLimits = .standard, pixelCache: PixelCache = PixelCache()) { self.limits = limits; self.pixelCache = pixelCache }
 
     /// The entry for `src`, resolving it on first use.
     private func entry(_ src: String) -> Entry? {
@@ -71,33 +70,64 @@ public final class ImageStore {
     /// The part `rect` (upright image pixels) of `src`, resampled to `width`x`height` pixels.
     public func pixels(_ src: String, rect: Resampler.Rect, width: Int, height: Int, frame: Int = 0) throws(ImagingError) -> RGBAImage? {
         guard let entry = entry(src), let identity = identities[src], width > 0, height > 0 else { return nil }
-        let key = "\(identity)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
-        if let hit = resampled[key] { return hit }
-        let (uw, _) = entry.source.uprightSize
-        let scale = Double(width) / rect.width
-        let reduction = [8, 4, 2].first { 1 / Double($0) >= scale * 0.999 } ?? 1
-        let decodedKey = "\(identity)|\(reduction)|\(frame)"
-        let image: RGBAImage
-        if let hit = decoded[decodedKey] { image = hit } else {
-            image = try entry.source.decodeUpright(scale: scale, frame: frame)
-            remember(image.pixels.count)
-            decoded[decodedKey] = image
+        let key = "r|\(identity)|\(rect.x),\(rect.y),\(rect.width),\(rect.height)|\(width)x\(height)|\(frame)"
+        return try pixelCache.value(key) { () throws(ImagingError) in
+            let (uw, _) = entry.source.uprightSize
+            let scale = Double(width) / rect.width
+            // Only JPEG decodes smaller (DCT scaling); other formats have one decode.
+            let reduction = entry.source.format == .jpeg ? [8, 4, 2].first { 1 / Double($0) >= scale * 0.999 } ?? 1 : 1
+            let image = try pixelCache.value("d|\(identity)|\(reduction)|\(frame)") { () throws(ImagingError) in
+                try entry.source.decodeUpright(scale: scale, frame: frame)
+            }
+            let f = Double(image.width) / Double(uw)
+            return Resampler.resample(image, from: .init(x: rect.x * f, y: rect.y * f, width: rect.width * f, height: rect.height * f),
+                                      toWidth: width, height: height)
         }
-        let f = Double(image.width) / Double(uw)
-        let out = Resampler.resample(image, from: .init(x: rect.x * f, y: rect.y * f, width: rect.width * f, height: rect.height * f),
-                                     toWidth: width, height: height)
-        remember(out.pixels.count)
-        resampled[key] = out
-        return out
+    }
+}
+
+/// Pixels by key, for every worker of a run: each attachment is decoded once per DCT reduction
+/// and resampled once per size, whichever worker needs it first. Past the budget it starts
+/// over; output never depends on what is cached.
+public final class PixelCache: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var images: [String: RGBAImage] = [:]
+    private var making: Set<String> = []
+    private var bytes = 0
+    public let budget: Int
+    private var made: [String] = []
+
+    public init(budget: Int = 256 << 20) { self.budget = budget }
+
+    /// How many decodes (`d|…` keys) and resamples (`r|…`) were made rather than found.
+    public var counts: (decoded: Int, resampled: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (made.filter { $0.hasPrefix("d|") }.count, made.filter { $0.hasPrefix("r|") }.count)
     }
 
-    /// A simple bound: past the budget, start over (output does not depend on the cache).
-    private func remember(_ bytes: Int) {
-        cachedBytes += bytes
-        if cachedBytes > cacheBytes {
-            decoded.removeAll()
-            resampled.removeAll()
-            cachedBytes = bytes
+    /// The image for `key`, made by `make` only if no worker has it or is making it now.
+    public func value(_ key: String, make: () throws(ImagingError) -> RGBAImage) throws(ImagingError) -> RGBAImage {
+        condition.lock()
+        while true {
+            if let hit = images[key] { condition.unlock(); return hit }
+            if !making.contains(key) { break }
+            condition.wait()
         }
+        making.insert(key)
+        condition.unlock()
+        let result: Result<RGBAImage, ImagingError>
+        do { result = .success(try make()) } catch { result = .failure(error) }
+        condition.lock()
+        making.remove(key)
+        if case .success(let image) = result {
+            made.append(key)
+            bytes += image.pixels.count
+            if bytes > budget { images.removeAll(); bytes = image.pixels.count }
+            images[key] = image
+        }
+        condition.broadcast()
+        condition.unlock()
+        return try result.get()
     }
 }

@@ -65,5 +65,13 @@ struct DiffTests {
         let strict = try runProcess(pushpreviewBinary, ["diff", base.path, new.path, "--out", root.appendingPathComponent("d2").path, "--threshold", "0"])
         #expect(strict.stdout.contains("changed\tp/nudged"))
         #expect(try runProcess(pushpreviewBinary, ["diff", base.path, root.appendingPathComponent("missing").path]).status == 2)
+
+        // A truncated PNG is one changed mock-up with a warning naming it; the others still compare.
+        try png(base, "cut", (0, 0, 0)); try png(new, "cut", (0, 0, 0))
+        let cut = new.appendingPathComponent("p/cut.png")
+        try Data(try Data(contentsOf: cut).prefix(40)).write(to: cut)
+        let broken = try runProcess(pushpreviewBinary, ["diff", base.path, new.path, "--out", root.appendingPathComponent("d3").path])
+        #expect(broken.status == 1 && broken.stdout.contains("changed\tp/cut") && broken.stdout.contains("changed\tp/recoloured"), "\(broken.stdout)")
+        #expect(broken.stderr.contains("p/cut.png: not a readable PNG"), "\(broken.stderr)")
     }
 }

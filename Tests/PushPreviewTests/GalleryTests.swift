@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Testing
 import PushPreview
+import Typography
 
 /// `pushpreview gallery` as users run it: the page in a real Chromium, byte-identical reruns,
 /// shards that merge into the same gallery, incremental reruns, and a run killed half-way.
@@ -74,6 +75,14 @@ struct GalleryTests {
         // Overlapping shards are refused, naming both.
         let overlap = try runProcess(pushpreviewBinary, ["gallery", "--merge", root.appendingPathComponent("shard1").path, whole.path, "--out", root.appendingPathComponent("bad").path])
         #expect(overlap.status == 1 && overlap.stderr.contains("shards overlap"))
+
+        // A shard whose report is not one is named, and nothing is merged.
+        let junk = root.appendingPathComponent("junk")
+        try FileManager.default.createDirectory(at: junk, withIntermediateDirectories: true)
+        try Data("{\"tool\": ".utf8).write(to: junk.appendingPathComponent("report.json"))
+        let bad = try runProcess(pushpreviewBinary, ["gallery", "--merge", root.appendingPathComponent("shard1").path, junk.path, "--out", root.appendingPathComponent("bad2").path])
+        #expect(bad.status == 1 && bad.stderr.contains("junk/report.json: not a gallery report"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("bad2/index.html").path))
     }
 
     @Test func incrementalRendersOnlyWhatChanged() throws {
@@ -123,5 +132,31 @@ struct GalleryTests {
         #expect(!after.keys.contains { $0.hasSuffix(".tmp") } && after.keys.contains("/report.json"))
         let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
         #expect(report.summary.failed == 0 && report.inputs.count == 30)
+    }
+}
+
+/// Batch work done once: a photo shared by many payloads is decoded once per run, whichever
+/// worker needs it first, and resampled once per size.
+struct SharedDecodingTests {
+    @Test func sharedAttachmentIsDecodedOncePerRun() throws {
+        func run(copies: Int) throws -> (decoded: Int, resampled: Int) {
+            let project = try examplesCopy(payloads: ["image-jpeg.apns"], "shared\(copies)")
+            let payloads = project.appendingPathComponent("payloads")
+            let source = try String(contentsOf: payloads.appendingPathComponent("image-jpeg.apns"), encoding: .utf8)
+            for i in 0..<copies { try Data(source.replacingOccurrences(of: "Tonight's sunset", with: "Sunset \(i)").utf8).write(to: payloads.appendingPathComponent("copy\(i).apns")) }
+            var options = RenderOptions()
+            options.devices = ["iphone-15"]
+            options.appearances = [.light, .dark]
+            options.outputFolder = project.deletingLastPathComponent().appendingPathComponent("Output")
+            var run = GalleryRun(project: try Project(folder: project), templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)
+            run.jobs = 2
+            let (report, _) = try run.run()
+            #expect(report.summary.failed == 0 && report.inputs.count == copies + 1)
+            return run.pixelCache.counts
+        }
+        // The photo, the app icon and the banner thumbnail: each decoded once and drawn at one
+        // size per view, however many payloads and workers share them.
+        let one = try run(copies: 0), eight = try run(copies: 7)
+        #expect(one.decoded == 3 && eight.decoded == 3 && one.resampled == eight.resampled, "1 payload: \(one), 8 payloads: \(eight)")
     }
 }

@@ -17,6 +17,8 @@ public struct OutputDiff {
         public var differing: Double
         /// Images written for it, relative to the diff folder.
         public var images: [String]
+        /// Why it could not be compared pixel by pixel (an unreadable PNG), if so.
+        public var note: String?
     }
 
     public struct Summary: Codable, Sendable, Equatable {
@@ -49,7 +51,16 @@ public struct OutputDiff {
             }
             let a = try bytes(base, name), b = try bytes(new, name)
             if a == b { entries.append(Entry(mockup: name, kind: .unchanged, differing: 0, images: [])); continue }
-            let (share, highlight) = try compare(PNGCodec.decode(a), PNGCodec.decode(b))
+            let decoded: (RGBAImage, RGBAImage)
+            do { decoded = (try PNGCodec.decode(a), try PNGCodec.decode(b)) } catch {
+                // One unreadable file is reported as changed, with both files; the rest still compare.
+                let images = [name + "-before.png", name + "-after.png"]
+                try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
+                try OutputFile.write(b, to: output.appendingPathComponent(images[1]))
+                entries.append(Entry(mockup: name, kind: .changed, differing: 1, images: images, note: "\(name).png: not a readable PNG (\(error))"))
+                continue
+            }
+            let (share, highlight) = compare(decoded.0, decoded.1)
             guard share > 0, let highlight else { entries.append(Entry(mockup: name, kind: .unchanged, differing: 0, images: [])); continue }
             let images = [name + "-before.png", name + "-after.png", name + "-diff.png"]
             try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
@@ -144,7 +155,9 @@ public struct OutputDiff {
         var body = "<h1>PushPreview diff</h1><p>\(s.changed) changed · \(s.added) added · \(s.removed) removed · \(s.unchanged) unchanged</p>"
         body += "<p class=\"meta\">\(escapeHTML(base.path)) → \(escapeHTML(new.path))</p>"
         for e in entries where e.kind != .unchanged {
-            body += "<section><h2>\(escapeHTML(e.mockup)) <span class=\"\(e.kind.rawValue)\">\(e.kind.rawValue)\(e.kind == .changed ? String(format: ", %.2f%% of pixels", e.differing * 100) : "")</span></h2><div class=\"row\">"
+            body += "<section><h2>\(escapeHTML(e.mockup)) <span class=\"\(e.kind.rawValue)\">\(e.kind.rawValue)\(e.kind == .changed ? String(format: ", %.2f%% of pixels", e.differing * 100) : "")</span></h2>"
+            if let note = e.note { body += "<p class=\"removed\">\(escapeHTML(note))</p>" }
+            body += "<div class=\"row\">"
             for image in e.images {
                 let label = image.hasSuffix("-before.png") ? "before" : image.hasSuffix("-after.png") ? "after" : "difference"
                 body += "<figure><img loading=\"lazy\" src=\"\(escapeHTML(image))\" alt=\"\(label)\"><figcaption>\(label)</figcaption></figure>"

@@ -1,4 +1,5 @@
 import Foundation
+import Rendering
 import ServiceStage
 import Typography
 
@@ -19,6 +20,8 @@ public struct GalleryRun {
     public var incremental = false
     /// Keep service-step timings in the report and gallery (they make output differ run to run).
     public var timings = false
+    /// Decoded and resampled images, shared by the workers.
+    public var pixelCache = PixelCache()
 
     public struct Progress: Sendable { public var done: Int; public var total: Int; public var elapsed: Double }
 
@@ -46,6 +49,7 @@ public struct GalleryRun {
         let next = Counter()
         let start = Date()
         let jobs = max(1, min(self.jobs, files.count))
+        let pixels = pixelCache
         let (project, templates, fonts, options, timings) = (self.project, self.templates, self.fonts, self.options, self.timings)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             var renderer: MockupRenderer?
@@ -58,7 +62,7 @@ public struct GalleryRun {
                     inputs.set(i, kept, kept: true)
                 } else {
                     if renderer == nil {
-                        do { renderer = try MockupRenderer(fonts: fonts, templates: templates) } catch {
+                        do { renderer = try MockupRenderer(fonts: fonts, templates: templates, pixelCache: pixels) } catch {
                             inputs.set(i, .init(payload: relative, category: nil, outcome: "failed", key: key, mockups: [
                                 MockupResult(payload: relative, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
                                              errors: ["fonts: \(error)"], service: .none)]))
