@@ -105,8 +105,8 @@ static void on_write(png_structp png, png_bytep bytes, png_size_t n) {
 }
 static void on_flush(png_structp png) { (void)png; }
 
-int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, int filters, int strategy, int opaque,
-                    uint32_t ppm, uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
+int shim_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int bgr, int compression_level, int filters,
+                    int strategy, int opaque, uint32_t ppm, uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
     shim_image_info info;
     memset(&info, 0, sizeof info);
     shim_png_state s = { .info = &info };
@@ -130,7 +130,9 @@ int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_
     png_write_info(png, info_ptr);
     /* Opaque images are written as RGB: the rows still carry alpha, which libpng strips. */
     if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgba + (size_t)y * width * 4));
+    /* cairo's ARGB32 is B, G, R, A in memory on little-endian machines. */
+    if (bgr) png_set_bgr(png);
+    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgba + (size_t)y * stride));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info_ptr);
     *out = buffer.data;

@@ -34,8 +34,23 @@ public enum PNGCodec {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: Int(SHIM_ERR_LEN))
-        guard shim_png_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(compressionLevel),
+        guard shim_png_encode(image.pixels, Int32(image.width), Int32(image.height), image.width * 4, 0, Int32(compressionLevel),
                               filters, strategy ?? -1, opaque ? 1 : 0, pixelsPerMetre, &out, &size, &error) == 0 else {
+            throw .encodingFailed(errorText(error))
+        }
+        return takeShimBuffer(out, size)
+    }
+
+    /// An opaque image straight from cairo's ARGB32 rows (B, G, R, A in memory on little-endian
+    /// machines; premultiplying changes nothing when alpha is 255): no RGBA copy, written as RGB.
+    public static func encodeOpaqueBGRA(_ rows: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Int = 1,
+                                        compressionLevel: Int = 6, filters: Int32 = 0) throws(ImagingError) -> [UInt8] {
+        let pixelsPerMetre = UInt32((Double(72 * scale) / 0.0254).rounded())
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var error = [CChar](repeating: 0, count: Int(SHIM_ERR_LEN))
+        guard shim_png_encode(rows, Int32(width), Int32(height), stride, 1, Int32(compressionLevel),
+                              filters, -1, 1, pixelsPerMetre, &out, &size, &error) == 0 else {
             throw .encodingFailed(errorText(error))
         }
         return takeShimBuffer(out, size)

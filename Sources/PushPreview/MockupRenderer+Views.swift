@@ -150,11 +150,11 @@ extension MockupRenderer {
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
         let options = job.options, folder = job.folder
         if options.formats.contains("png") {
-            let painted = PNGPainter(fonts: fonts, images: images, scale: job.device.scale).paint(scene, background: background)
+            let painted = try PNGPainter(fonts: fonts, images: images, scale: job.device.scale)
+                .paintPNG(scene, background: background, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters)
             result.warnings += painted.warnings
             let url = folder.appendingPathComponent(stem + ".png")
-            try OutputFile.write(try PNGCodec.encode(painted.image, scale: job.device.scale, compressionLevel: options.pngCompressionLevel,
-                                                     filters: options.pngFilters, opaque: background.a >= 1), to: url)
+            try OutputFile.write(painted.png, to: url)
             result.outputs.append(url.path)
         }
         if options.formats.contains("html") {

@@ -18,6 +18,31 @@ public struct PNGPainter {
     public struct Result { public var image: RGBAImage; public var warnings: [String] }
 
     public func paint(_ scene: Scene, background: RGBA) -> Result {
+        let (surface, warnings) = surface(scene, background: background)
+        defer { cairo_surface_destroy(surface) }
+        let stride = Int(cairo_image_surface_get_stride(surface)), w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+        let argb = Array(UnsafeBufferPointer(start: cairo_image_surface_get_data(surface)!, count: stride * h))
+        return Result(image: RGBAImage(argb32: argb, width: w, height: h, stride: stride), warnings: warnings)
+    }
+
+    /// Paints and encodes to PNG in one go. An opaque page (the usual case: a mock-up has a
+    /// background) is encoded straight from cairo's rows, without an RGBA copy.
+    public func paintPNG(_ scene: Scene, background: RGBA, compressionLevel: Int, filters: Int32) throws(ImagingError) -> (png: [UInt8], warnings: [String]) {
+        #if _endian(little)
+        if background.a >= 1 {
+            let (surface, warnings) = surface(scene, background: background)
+            defer { cairo_surface_destroy(surface) }
+            let png = try PNGCodec.encodeOpaqueBGRA(cairo_image_surface_get_data(surface)!, width: Int(cairo_image_surface_get_width(surface)),
+                                                    height: Int(cairo_image_surface_get_height(surface)), stride: Int(cairo_image_surface_get_stride(surface)),
+                                                    scale: scale, compressionLevel: compressionLevel, filters: filters)
+            return (png, warnings)
+        }
+        #endif
+        let painted = paint(scene, background: background)
+        return (try PNGCodec.encode(painted.image, scale: scale, compressionLevel: compressionLevel, filters: filters), painted.warnings)
+    }
+
+    private func surface(_ scene: Scene, background: RGBA) -> (OpaquePointer, [String]) {
         let w = Int((scene.width * Double(scale)).rounded(.up)), h = max(1, Int((scene.height * Double(scale)).rounded(.up)))
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))!
         let cr = cairo_create(surface)!
@@ -28,11 +53,7 @@ public struct PNGPainter {
         draw(scene.root, cr, &warnings)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        let argb = Array(UnsafeBufferPointer(start: data, count: stride * h))
-        cairo_surface_destroy(surface)
-        return Result(image: RGBAImage(argb32: argb, width: w, height: h, stride: stride), warnings: warnings)
+        return (surface, warnings)
     }
 
     private func draw(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
