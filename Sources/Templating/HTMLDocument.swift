@@ -20,7 +20,11 @@ public struct Element: Sendable, Equatable {
 
     public subscript(attribute name: String) -> String? { attributes.first { $0.name == name }?.value }
     public var id: String? { self[attribute: "id"] }
-    public var classes: [String] { (self[attribute: "class"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init) }
+    /// The class names: split on ASCII whitespace, as HTML does (a no-break space is part of a name).
+    public var classes: [String] {
+        guard let value = self[attribute: "class"] else { return [] }
+        return value.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 extension Element {
