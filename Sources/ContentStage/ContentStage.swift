@@ -63,7 +63,7 @@ public struct ContentStage: Sendable {
         }, icons: icons)
         if case .object(var members) = data, customView != nil, view != .banner { members["hasCustomView"] = true; data = .object(members) }
         var document = try page(source, file: name, data: data, allowURL: allowURL)
-        var sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
+        var sheets = document.styleSheets.map { parsed.stylesheet($0.text, file: name, firstLine: $0.line) }
         if let customView, view != .banner {
             let custom = try page(customView.source, file: customView.file, data: data, allowURL: allowURL)
             let overlayName = "system/media-button.html"
@@ -72,9 +72,9 @@ public struct ContentStage: Sendable {
                 throw TemplateError(file: name, line: 0, message: "has no element with id=\"custom-view\" for the custom view")
             }
             document.warnings += custom.warnings + (overlay?.warnings ?? [])
-            sheets += custom.styleSheets.map { Stylesheet($0.text, file: customView.file, firstLine: $0.line) }
+            sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line) }
         }
-        let colors = partial("system/colors.css").map { Stylesheet($0, file: "system/colors.css") }
+        let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
         sheets = (colors.map { [$0] } ?? []) + sheets
         return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings) + iconWarnings)
     }
@@ -127,6 +127,7 @@ final class ParsedTemplates: @unchecked Sendable {
     private let lock = NSLock()
     private var templates: [String: MustacheTemplate] = [:]
     private var files: [String: String] = [:]
+    private var sheets: [String: Stylesheet] = [:]
 
     func template(_ source: String, name: String) throws(MustacheError) -> MustacheTemplate {
         let key = name + "\u{0}" + source
@@ -134,6 +135,18 @@ final class ParsedTemplates: @unchecked Sendable {
         let t = try MustacheTemplate(source, name: name)
         lock.withLock { templates[key] = t }
         return t
+    }
+
+    /// Stylesheets by text: the chrome's CSS differs per device, not per payload.
+    func stylesheet(_ text: String, file: String, firstLine: Int) -> Stylesheet {
+        let key = "\(file)|\(firstLine)|\(text)"
+        if let known = lock.withLock({ sheets[key] }) { return known }
+        let sheet = Stylesheet(text, file: file, firstLine: firstLine)
+        lock.withLock {
+            if sheets.count > 256 { sheets.removeAll() }
+            sheets[key] = sheet
+        }
+        return sheet
     }
 
     func file(_ name: String) -> String? { lock.withLock { files[name] } }

@@ -167,7 +167,7 @@ extension MockupRenderer {
             for entry in images.entries.values where !entry.fileName.isEmpty {
                 let target = folder.appendingPathComponent(entry.fileName)
                 // Every view of a payload shows the same files: each is written once per run.
-                guard writtenMedia.insert("\(target.path)|\(entry.bytes.count)|\(entry.bytes.hashValue)").inserted else { continue }
+                guard writtenMedia.insert("\(target.path)|\(entry.bytes.count)").inserted else { continue }
                 try OutputFile.write(entry.bytes, to: target)
             }
             result.outputs.append(url.path)

@@ -31,29 +31,61 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
         guard sw > 0, sh > 0 else { continue }
         let pw = Int32(((sw + 2 * pad) * scale).rounded(.up)), ph = Int32(((sh + 2 * pad) * scale).rounded(.up))
-        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { continue }
-        let mcr = cairo_create(mask)!
-        cairo_scale(mcr, scale, scale)
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
-        roundedRect(mcr, pad, pad, sw, sh, radii)
-        cairo_set_source_rgba(mcr, 0, 0, 0, 1)
-        cairo_fill(mcr)
-        cairo_destroy(mcr)
-        cairo_surface_flush(mask)
-        blurA8(cairo_image_surface_get_data(mask)!, width: Int(pw), height: Int(ph), stride: Int(cairo_image_surface_get_stride(mask)), sigma: sigma * scale)
-        cairo_surface_mark_dirty(mask)
-        cairo_surface_set_device_scale(mask, scale, scale)
+        // The same card casts the same shadow on every page: its blurred mask is made once.
+        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(sigma)|\(scale)"
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, pw))
+        let bytes = ShadowMasks.shared.mask(key) {
+            guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
+            defer { cairo_surface_destroy(mask) }
+            let mcr = cairo_create(mask)!
+            cairo_scale(mcr, scale, scale)
+            roundedRect(mcr, pad, pad, sw, sh, radii)
+            cairo_set_source_rgba(mcr, 0, 0, 0, 1)
+            cairo_fill(mcr)
+            cairo_destroy(mcr)
+            cairo_surface_flush(mask)
+            let data = cairo_image_surface_get_data(mask)!
+            blurA8(data, width: Int(pw), height: Int(ph), stride: stride, sigma: sigma * scale)
+            return Array(UnsafeBufferPointer(start: data, count: stride * Int(ph)))
+        }
+        guard bytes.count == stride * Int(ph) else { continue }
+        bytes.withUnsafeBufferPointer { buffer in
+            // cairo only reads a mask source: the cached bytes are lent, not copied.
+            let mask = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress), CAIRO_FORMAT_A8, pw, ph, Int32(stride))!
+            cairo_surface_set_device_scale(mask, scale, scale)
+            cairo_save(cr)
+            // Not under the box itself: clip to everything outside its border box.
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cr, -10_000, -10_000, 20_000 + w, 20_000 + h)
+            roundedRect(cr, 0, 0, w, h, box.radii)
+            cairo_clip(cr)
+            setColor(cr, shadow.color)
+            cairo_mask_surface(cr, mask, shadow.x - shadow.spread - pad, shadow.y - shadow.spread - pad)
+            cairo_restore(cr)
+            cairo_surface_finish(mask)
+            cairo_surface_destroy(mask)
+        }
+    }
+}
 
-        cairo_save(cr)
-        // Not under the box itself: clip to everything outside its border box.
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        cairo_rectangle(cr, -10_000, -10_000, 20_000 + w, 20_000 + h)
-        roundedRect(cr, 0, 0, w, h, box.radii)
-        cairo_clip(cr)
-        setColor(cr, shadow.color)
-        cairo_mask_surface(cr, mask, shadow.x - shadow.spread - pad, shadow.y - shadow.spread - pad)
-        cairo_restore(cr)
-        cairo_surface_destroy(mask)
+/// Blurred shadow masks by shape, shared by every painter of the process (bounded; output
+/// never depends on what is cached).
+final class ShadowMasks: @unchecked Sendable {
+    static let shared = ShadowMasks()
+    private let lock = NSLock()
+    private var masks: [String: [UInt8]] = [:]
+    private var bytes = 0
+
+    func mask(_ key: String, make: () -> [UInt8]) -> [UInt8] {
+        if let known = lock.withLock({ masks[key] }) { return known }
+        let made = make()
+        lock.withLock {
+            bytes += made.count
+            if bytes > 64 << 20 { masks.removeAll(); bytes = made.count }
+            masks[key] = made
+        }
+        return made
     }
 }
 
