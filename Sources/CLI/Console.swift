@@ -13,3 +13,12 @@ func printJSON<T: Encodable>(_ value: T) {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
 }
+
+/// The repository's Templates/ folder, or nil after saying how to point at it.
+func repositoryTemplatesOrExplain() -> URL? {
+    guard let templates = repositoryTemplates() else {
+        printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
+        return nil
+    }
+    return templates
+}

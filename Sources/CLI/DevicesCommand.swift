@@ -13,10 +13,7 @@ enum DevicesCommand {
 
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
-        guard let templates = repositoryTemplates() else {
-            printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
-            return 1
-        }
+        guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let project = argv.firstIndex(of: "--project").flatMap { argv.indices.contains($0 + 1) ? argv[$0 + 1] : nil } ?? "Examples"
         let devices: [DeviceProfile]
         do {

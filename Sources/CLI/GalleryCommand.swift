@@ -65,10 +65,7 @@ enum GalleryCommand {
                 return 1
             }
         }
-        guard let templates = repositoryTemplates() else {
-            printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
-            return 1
-        }
+        guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let project: Project
         let fonts: FontSet
         do {

@@ -44,10 +44,7 @@ enum RenderCommand {
             return 2
         }
 
-        guard let templates = repositoryTemplates() else {
-            printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
-            return 1
-        }
+        guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let renderer: MockupRenderer
         do {
             renderer = try MockupRenderer(fonts: try FontSet.standard(extraDirectories: a.list("font-dir")), templates: templates)

@@ -25,10 +25,7 @@ enum ValidateCommand {
             printError("pushpreview validate: \(error)\n\n\(help)")
             return 2
         }
-        guard let templates = repositoryTemplates() else {
-            printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
-            return 1
-        }
+        guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let validator = Validator(templates: templates)
         var errors = 0, warnings = 0
         for path in a.positionals {
