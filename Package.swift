@@ -21,7 +21,7 @@ let package = Package(
         // Every setjmp/longjmp of libjpeg and libpng lives here.
         .target(
             name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("m")]),
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m")]),
 
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim"]),

@@ -27,9 +27,10 @@ public struct RenderOptions: Sendable {
     /// `-expanded-playing` for a play/pause button, `-banner-hidden` for a category with a
     /// hidden-previews placeholder.
     public var reviewVariants = false
-    /// zlib level 3 with no PNG row filter: measured 6x faster than libpng's adaptive
-    /// filters at level 6, for files about a third larger on photos (`make bench`).
-    public var pngCompressionLevel = 3
+    /// Deflate level. Opaque pages (all mock-ups) go through libdeflate, where 1 was faster than
+    /// zlib at 3 for files a tenth smaller; anything with transparency through libpng and zlib,
+    /// with `pngFilters` (none: 6x faster than libpng's adaptive filters, measured by make bench).
+    public var pngCompressionLevel = 1
     public var pngFilters: Int32 = 0x08
     public init() {}
 }

@@ -62,6 +62,27 @@ struct ThumbnailTests {
         #expect(try PNGCodec.decode(PNGCodec.encode(image, compressionLevel: 1)) == image)
     }
 
+    /// cairo's B, G, R, A rows of an opaque page, written with libdeflate: the same pixels back
+    /// through libpng, the scale kept, the same bytes every time, a stride wider than the row.
+    @Test func opaqueBGRAEncodesTheSamePixels() throws {
+        let image = quadrants(width: 30, height: 20)
+        let stride = 30 * 4 + 8
+        var bgra = [UInt8](repeating: 0xEE, count: stride * 20)
+        for y in 0..<20 { for x in 0..<30 {
+            let p = image.pixel(x: x, y: y), i = y * stride + x * 4
+            bgra[i] = p.b; bgra[i + 1] = p.g; bgra[i + 2] = p.r; bgra[i + 3] = 255
+        } }
+        let a = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3, compressionLevel: 1)
+        let b = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3, compressionLevel: 1)
+        #expect(a == b && String(decoding: a, as: UTF8.self).contains("pHYs"))
+        let back = try PNGCodec.decode(a)
+        #expect(back.width == 30 && back.height == 20)
+        #expect((0..<20).allSatisfy { y in (0..<30).allSatisfy { x in
+            let p = image.pixel(x: x, y: y), q = back.pixel(x: x, y: y)
+            return (p.r, p.g, p.b, UInt8(255)) == (q.r, q.g, q.b, q.a)
+        } })
+    }
+
     @Test func refusesTruncatedPNG() throws {
         let data = try PNGCodec.encode(quadrants(width: 64, height: 64))
         for cut in [9, 20, 33, 60, data.count / 2, data.count - 13] {
