@@ -62,11 +62,16 @@ enum RenderCommand {
             return 2
         }
         var failed = false
+        // A project's settings, Info.plists and categories are read once, however many of its payloads are given.
+        var projects: [URL: Result<Project, ProjectError>] = [:]
         for path in a.positionals {
             let file = URL(fileURLWithPath: path)
             let projectFolder = a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: file)
+            if projects[projectFolder] == nil { projects[projectFolder] = Result { () throws(ProjectError) in try Project(folder: projectFolder) } }
             let project: Project
-            do { project = try Project(folder: projectFolder) } catch {
+            switch projects[projectFolder]! {
+            case .success(let p): project = p
+            case .failure(let error):
                 printError("\(error)")
                 failed = true
                 continue

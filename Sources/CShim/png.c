@@ -106,8 +106,8 @@ static void on_write(png_structp png, png_bytep bytes, png_size_t n) {
 }
 static void on_flush(png_structp png) { (void)png; }
 
-int shim_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int bgr, int compression_level, int filters,
-                    int strategy, int opaque, uint32_t ppm, uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
+int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, int filters, uint32_t ppm,
+                    uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
     shim_image_info info;
     memset(&info, 0, sizeof info);
     shim_png_state s = { .info = &info };
@@ -123,17 +123,12 @@ int shim_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
     }
     png_set_write_fn(png, &buffer, on_write, on_flush);
     png_set_compression_level(png, compression_level);
-    if (strategy >= 0) png_set_compression_strategy(png, strategy);
     if (filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_set_IHDR(png, info_ptr, (png_uint_32)width, (png_uint_32)height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+    png_set_IHDR(png, info_ptr, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (ppm) png_set_pHYs(png, info_ptr, ppm, ppm, PNG_RESOLUTION_METER);
     png_write_info(png, info_ptr);
-    /* Opaque images are written as RGB: the rows still carry alpha, which libpng strips. */
-    if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    /* cairo's ARGB32 is B, G, R, A in memory on little-endian machines. */
-    if (bgr) png_set_bgr(png);
-    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgba + (size_t)y * stride));
+    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgba + (size_t)y * width * 4));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info_ptr);
     *out = buffer.data;

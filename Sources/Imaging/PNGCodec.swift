@@ -1,4 +1,5 @@
 import CShim
+import Foundation
 
 /// libpng, through the C shim: every colour type and depth in, RGBA8 out; deterministic RGBA8 writing.
 public enum PNGCodec {
@@ -8,6 +9,17 @@ public enum PNGCodec {
         var shimLimits = limits.shim
         guard shim_png_read_header(data, data.count, &shimLimits, &info) == 0 else { throw shimError(info, .png) }
         return (Int(info.width), Int(info.height))
+    }
+
+    /// A PNG file's size from its first 24 bytes (signature and IHDR), without reading the rest:
+    /// for listing many files. nil when the file is not a PNG.
+    public static func sizeOfFile(atPath path: String) -> (width: Int, height: Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 24), head.count == 24,
+              head.prefix(8).elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]), head[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+        func be32(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
     }
 
     /// Palettes, tRNS and interlacing expanded, 16-bit channels scaled to 8, no gamma applied.
@@ -26,16 +38,13 @@ public enum PNGCodec {
 
     /// Writes RGBA with no time chunk (so identical pixels give identical bytes) and, for a
     /// `scale` above 1, a pHYs chunk of 72 dpi × scale so viewers show @2x/@3x images at point size.
-    /// `strategy` is zlib's (nil: its default; 3 = Z_RLE). With `opaque`, the alpha channel
-    /// (all 255) is left out: RGB, a quarter less to compress.
-    public static func encode(_ image: RGBAImage, scale: Int = 1, compressionLevel: Int = 6, filters: Int32 = 0,
-                              strategy: Int32? = nil, opaque: Bool = false) throws(ImagingError) -> [UInt8] {
+    public static func encode(_ image: RGBAImage, scale: Int = 1, compressionLevel: Int = 6, filters: Int32 = 0) throws(ImagingError) -> [UInt8] {
         let pixelsPerMetre = UInt32((Double(72 * scale) / 0.0254).rounded())
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: Int(SHIM_ERR_LEN))
-        guard shim_png_encode(image.pixels, Int32(image.width), Int32(image.height), image.width * 4, 0, Int32(compressionLevel),
-                              filters, strategy ?? -1, opaque ? 1 : 0, pixelsPerMetre, &out, &size, &error) == 0 else {
+        guard shim_png_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(compressionLevel),
+                              filters, pixelsPerMetre, &out, &size, &error) == 0 else {
             throw .encodingFailed(errorText(error))
         }
         return takeShimBuffer(out, size)

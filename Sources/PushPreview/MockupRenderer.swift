@@ -19,6 +19,7 @@ public final class MockupRenderer {
     /// Media files beside the pages already written in this run.
     var writtenMedia: Set<String> = []
     private var stages: [URL: ContentStage] = [:]
+    private var catalogs: [URL: [DeviceProfile]] = [:]
 
     /// One content stage per project for the renderer's life: templates are read and parsed once.
     func contentStage(for project: Project) -> ContentStage {
@@ -35,9 +36,13 @@ public final class MockupRenderer {
         images = ImageStore(pixelCache: pixelCache)
     }
 
-    /// The device profiles a project can use: the repository's, then its own `devices.json`.
+    /// The device profiles a project can use: the repository's, then its own `devices.json`
+    /// (read once per project for the renderer's life, not once per payload).
     public func deviceProfiles(for project: Project) throws(ConfigError) -> [DeviceProfile] {
-        try Self.deviceCatalog(templates: templates, project: project)
+        if let known = catalogs[project.folder] { return known }
+        let catalog = try Self.deviceCatalog(templates: templates, project: project)
+        catalogs[project.folder] = catalog
+        return catalog
     }
 
     public static func deviceCatalog(templates: URL, project: Project) throws(ConfigError) -> [DeviceProfile] {

@@ -130,7 +130,6 @@ extension FontSystem {
             styles.append((offset, offset + n, run.style))
             offset += n
         }
-        let scale = Double(PANGO_SCALE)
         var above: [Int: Double] = [:]
         let tops = lineTops(layout, p).tops
         guard let iter = pango_layout_get_iter(layout) else { return [:] }

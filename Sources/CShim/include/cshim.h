@@ -48,8 +48,8 @@ int shim_png_decode(const uint8_t *data, size_t size, const shim_limits *limits,
                     uint8_t *rgba, size_t rgba_size, shim_image_info *info);
 /// Encodes straight-alpha RGBA. ppm: pixels per metre for pHYs (0 = none); filters: a
 /// PNG_FILTER_* mask (0 = libpng's default adaptive choice).
-int shim_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int bgr, int compression_level, int filters,
-                    int strategy, int opaque, uint32_t ppm, uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
+int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, int filters, uint32_t ppm,
+                    uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
 /// An opaque B, G, R, X image as an RGB PNG, its data deflated by libdeflate at `level` (1–12).
 int shim_png_encode_bgrx_deflate(const uint8_t *bgrx, int width, int height, size_t stride, int level, uint32_t ppm,
                                  uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);

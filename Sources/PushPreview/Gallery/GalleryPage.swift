@@ -137,7 +137,7 @@ enum GalleryPage {
         // The banner first: it is what people see first.
         for r in results.sorted(by: { ($0.view.hasPrefix("banner") ? 0 : 1) < ($1.view.hasPrefix("banner") ? 0 : 1) }) {
             for png in r.outputs where png.hasSuffix(".png") {
-                let size = (try? PNGCodec.size([UInt8](FileManager.default.contents(atPath: output.appendingPathComponent(png).path) ?? Data()))) ?? (width: 0, height: 0)
+                let size = PNGCodec.sizeOfFile(atPath: output.appendingPathComponent(png).path) ?? (width: 0, height: 0)
                 let page = r.outputs.first { $0.hasSuffix(".html") }
                 out += "<figure><img loading=\"lazy\" decoding=\"async\" src=\"\(escapeHTML(png))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(escapeHTML(r.view))\">"
                 out += "<figcaption>\(escapeHTML(r.view))\(page.map { " · <a href=\"\(escapeHTML($0))\">HTML</a>" } ?? "")</figcaption></figure>"
