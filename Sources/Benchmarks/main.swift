@@ -59,7 +59,7 @@ for name in ["plain-alert", "image-jpeg"] {
     let png = try PNGCodec.decode([UInt8](Data(contentsOf: scratch.appendingPathComponent("\(name)/iphone-15-light-expanded.png"))))
     var bgra = png.pixels
     for i in stride(from: 0, to: bgra.count, by: 4) { bgra.swapAt(i, i + 2) } // as cairo holds it
-    let encode = try seconds { for _ in 0..<runs { _ = try PNGCodec.encodeOpaqueBGRA(bgra, width: png.width, height: png.height, stride: png.width * 4, scale: 3, compressionLevel: options.pngCompressionLevel) } }
+    let encode = try seconds { for _ in 0..<runs { _ = try PNGCodec.encodeOpaqueBGRA(bgra, width: png.width, height: png.height, stride: png.width * 4, scale: 3) } }
     let perView = total / Double(runs * views)
     print(String(format: "payload %-12@ @3x, %d views (expanded %dx%d, banner): %.1f ms warm, %.1f ms per view; PNG encoding of the expanded view %.1f ms",
                  name, views, png.width, png.height, total / Double(runs) * 1000, perView * 1000, encode / Double(runs) * 1000))

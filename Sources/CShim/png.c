@@ -1,7 +1,6 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <png.h>
-#include <libdeflate.h>
 #include "common.h"
 
 // libpng reports fatal errors through png_error -> our handler -> longjmp; warnings are kept
@@ -134,53 +133,4 @@ int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_
     *out = buffer.data;
     *out_size = buffer.size;
     return 0;
-}
-
-/* An opaque image from cairo-style B, G, R, X rows, written as an RGB PNG whose image data is
-   deflated by libdeflate (several times faster than zlib at the same ratio). Rows are left
-   unfiltered, as the libpng path writes them. */
-static int put_chunk(shim_buffer *b, const char type[4], const uint8_t *data, uint32_t length) {
-    uint8_t head[8] = { length >> 24, length >> 16, length >> 8, length, type[0], type[1], type[2], type[3] };
-    uint32_t crc = libdeflate_crc32(0, head + 4, 4);
-    if (length) crc = libdeflate_crc32(crc, data, length);
-    uint8_t tail[4] = { crc >> 24, crc >> 16, crc >> 8, crc };
-    return shim_buffer_append(b, head, 8) || (length && shim_buffer_append(b, data, length)) || shim_buffer_append(b, tail, 4);
-}
-
-int shim_png_encode_bgrx_deflate(const uint8_t *bgrx, int width, int height, size_t stride, int level, uint32_t ppm,
-                                 uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]) {
-    if (width <= 0 || height <= 0) { shim_set_error(error, "empty image"); return -1; }
-    size_t row = 1 + (size_t)width * 3, raw_size = row * (size_t)height;
-    uint8_t *raw = malloc(raw_size);
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level < 1 ? 1 : level > 12 ? 12 : level);
-    shim_buffer buffer = {0};
-    uint8_t *packed = NULL;
-    if (!raw || !c) goto oom;
-    for (int y = 0; y < height; y++) {
-        const uint8_t *src = bgrx + (size_t)y * stride;
-        uint8_t *dst = raw + (size_t)y * row;
-        *dst++ = 0;
-        for (int x = 0; x < width; x++, src += 4, dst += 3) { dst[0] = src[2]; dst[1] = src[1]; dst[2] = src[0]; }
-    }
-    size_t bound = libdeflate_zlib_compress_bound(c, raw_size);
-    packed = malloc(bound);
-    if (!packed) goto oom;
-    size_t packed_size = libdeflate_zlib_compress(c, raw, raw_size, packed, bound);
-    if (!packed_size) { shim_set_error(error, "deflate failed"); goto fail; }
-    static const uint8_t signature[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
-    uint8_t ihdr[13] = { width >> 24, width >> 16, width >> 8, width, height >> 24, height >> 16, height >> 8, height, 8, 2, 0, 0, 0 };
-    uint8_t phys[9] = { ppm >> 24, ppm >> 16, ppm >> 8, ppm, ppm >> 24, ppm >> 16, ppm >> 8, ppm, 1 };
-    if (shim_buffer_append(&buffer, signature, 8) || put_chunk(&buffer, "IHDR", ihdr, 13)
-        || (ppm && put_chunk(&buffer, "pHYs", phys, 9)) || put_chunk(&buffer, "IDAT", packed, (uint32_t)packed_size)
-        || put_chunk(&buffer, "IEND", NULL, 0)) goto oom;
-    free(raw); free(packed); libdeflate_free_compressor(c);
-    *out = buffer.data;
-    *out_size = buffer.size;
-    return 0;
-oom:
-    shim_set_error(error, "out of memory");
-fail:
-    free(raw); free(packed); free(buffer.data);
-    if (c) libdeflate_free_compressor(c);
-    return -1;
 }

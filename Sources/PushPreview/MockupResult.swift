@@ -27,9 +27,8 @@ public struct RenderOptions: Sendable {
     /// `-expanded-playing` for a play/pause button, `-banner-hidden` for a category with a
     /// hidden-previews placeholder.
     public var reviewVariants = false
-    /// Deflate level. Opaque pages (all mock-ups) go through libdeflate, where 1 was faster than
-    /// zlib at 3 for files a tenth smaller; anything with transparency through libpng and zlib,
-    /// with `pngFilters` (none: 6x faster than libpng's adaptive filters, measured by make bench).
+    /// zlib level and libpng filters for a page with transparency. Opaque pages (all mock-ups) go
+    /// through the fast encoder in png_opaque.c, which has no settings.
     public var pngCompressionLevel = 1
     public var pngFilters: Int32 = 0x08
     public init() {}

@@ -34,7 +34,7 @@ public struct PNGPainter {
             defer { cairo_surface_destroy(surface) }
             let png = try PNGCodec.encodeOpaqueBGRA(cairo_image_surface_get_data(surface)!, width: Int(cairo_image_surface_get_width(surface)),
                                                     height: Int(cairo_image_surface_get_height(surface)), stride: Int(cairo_image_surface_get_stride(surface)),
-                                                    scale: scale, compressionLevel: compressionLevel)
+                                                    scale: scale)
             return (png, warnings)
         }
         #endif

@@ -62,7 +62,7 @@ struct ThumbnailTests {
         #expect(try PNGCodec.decode(PNGCodec.encode(image, compressionLevel: 1)) == image)
     }
 
-    /// cairo's B, G, R, A rows of an opaque page, written with libdeflate: the same pixels back
+    /// cairo's B, G, R, A rows of an opaque page, written by the fast encoder: the same pixels back
     /// through libpng, the scale kept, the same bytes every time, a stride wider than the row.
     @Test func opaqueBGRAEncodesTheSamePixels() throws {
         let image = quadrants(width: 30, height: 20)
@@ -72,8 +72,8 @@ struct ThumbnailTests {
             let p = image.pixel(x: x, y: y), i = y * stride + x * 4
             bgra[i] = p.b; bgra[i + 1] = p.g; bgra[i + 2] = p.r; bgra[i + 3] = 255
         } }
-        let a = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3, compressionLevel: 1)
-        let b = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3, compressionLevel: 1)
+        let a = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3)
+        let b = try PNGCodec.encodeOpaqueBGRA(bgra, width: 30, height: 20, stride: stride, scale: 3)
         #expect(a == b && String(decoding: a, as: UTF8.self).contains("pHYs"))
         let back = try PNGCodec.decode(a)
         #expect(back.width == 30 && back.height == 20)
@@ -81,6 +81,35 @@ struct ThumbnailTests {
             let p = image.pixel(x: x, y: y), q = back.pixel(x: x, y: y)
             return (p.r, p.g, p.b, UInt8(255)) == (q.r, q.g, q.b, q.a)
         } })
+    }
+
+    /// The fast encoder on what stresses it, each read back by libpng: noise (all literals, no
+    /// runs), flat colour (Up rows), runs of zeros of every length around deflate's 258-byte
+    /// match limit, one-pixel-wide and one-row images, and an image of several strips (blocks).
+    @Test func opaqueEncoderRoundTripsHardPatterns() throws {
+        var seed: UInt32 = 7
+        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        typealias Pattern = (name: String, width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8))
+        let patterns: [Pattern] = [
+            ("noise", 97, 61, { _, _ in (noise(), noise(), noise()) }),
+            ("flat", 200, 300, { _, _ in (211, 217, 228) }),
+            ("runs", 700, 40, { x, y in x % (y * 17 + 2) == 0 ? (0, 0, 0) : (9, 9, 9) }),
+            ("gradient", 1300, 420, { x, y in (UInt8(x & 255), UInt8(y & 255), UInt8((x + y) & 255)) }),
+            ("column", 1, 900, { _, y in (UInt8(y & 255), 0, 255) }),
+            ("row", 3000, 1, { x, _ in (UInt8(x / 12 & 255), 7, 7) }),
+        ]
+        for p in patterns {
+            var bgra = [UInt8](repeating: 0, count: p.width * p.height * 4)
+            var expected = [UInt8](repeating: 255, count: p.width * p.height * 4)
+            for y in 0..<p.height { for x in 0..<p.width {
+                let (r, g, b) = p.pixel(x, y), i = (y * p.width + x) * 4
+                bgra[i] = b; bgra[i + 1] = g; bgra[i + 2] = r; bgra[i + 3] = 255
+                expected[i] = r; expected[i + 1] = g; expected[i + 2] = b
+            } }
+            let png = try PNGCodec.encodeOpaqueBGRA(bgra, width: p.width, height: p.height, stride: p.width * 4)
+            #expect(try PNGCodec.decode(png).pixels == expected, "\(p.name)")
+            if p.name == "flat" { #expect(png.count < 2_000, "flat colour compresses: \(png.count) bytes") }
+        }
     }
 
     @Test func refusesTruncatedPNG() throws {

@@ -50,9 +50,10 @@ int shim_png_decode(const uint8_t *data, size_t size, const shim_limits *limits,
 /// PNG_FILTER_* mask (0 = libpng's default adaptive choice).
 int shim_png_encode(const uint8_t *rgba, int width, int height, int compression_level, int filters, uint32_t ppm,
                     uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
-/// An opaque B, G, R, X image as an RGB PNG, its data deflated by libdeflate at `level` (1–12).
-int shim_png_encode_bgrx_deflate(const uint8_t *bgrx, int width, int height, size_t stride, int level, uint32_t ppm,
-                                 uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
+/// An opaque B, G, R, X image (cairo's ARGB32 on little-endian machines) as an RGB PNG, with
+/// the fast filter-and-Huffman encoder of png_opaque.c. `stride` must be a multiple of 4.
+int shim_png_encode_opaque(const uint8_t *bgrx, int width, int height, size_t stride, uint32_t ppm,
+                           uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
 
 // GIF (giflib). Composes frame `frame` onto the logical screen, honouring disposal and transparency.
 int shim_gif_read_header(const uint8_t *data, size_t size, const shim_limits *limits, shim_image_info *info);
