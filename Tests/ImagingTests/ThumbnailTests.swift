@@ -112,6 +112,15 @@ struct ThumbnailTests {
         }
     }
 
+    /// To cairo's premultiplied ARGB32: an opaque row (the fast path) and a translucent one.
+    @Test func argb32PremultipliesTranslucentRowsOnly() {
+        let image = RGBAImage(width: 3, height: 2, pixels: [10, 20, 30, 255, 200, 100, 0, 255, 1, 2, 3, 255,
+                                                            200, 100, 50, 128, 255, 255, 255, 0, 90, 60, 30, 255])
+        let words = image.argb32(stride: 16).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        #expect(words == [0xFF0A_141E, 0xFFC8_6400, 0xFF01_0203, 0,
+                          0x8064_3219, 0x0000_0000, 0xFF5A_3C1E, 0])
+    }
+
     @Test func refusesTruncatedPNG() throws {
         let data = try PNGCodec.encode(quadrants(width: 64, height: 64))
         for cut in [9, 20, 33, 60, data.count / 2, data.count - 13] {
