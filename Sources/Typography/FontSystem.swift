@@ -47,6 +47,7 @@ public final class FontSystem {
     /// Ascent, descent and line gap per font description (and for emoji, measured), in points.
     var metricsCache: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
+    let glyphMasks = GlyphMasks()
 
     public init(fonts: FontSet) throws(TypographyError) {
         self.fonts = fonts
@@ -88,6 +89,7 @@ public final class FontSystem {
     }
 
     deinit {
+        glyphMasks.clear()
         cpango_unref(UnsafeMutableRawPointer(context))
         cpango_unref(UnsafeMutableRawPointer(fontMap))
     }
