@@ -48,6 +48,10 @@ public final class FontSystem {
     var metricsCache: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
     let glyphMasks = GlyphMasks()
+    private var contexts: [String: OpaquePointer] = [:]
+    /// Laid-out paragraphs (each holding a reference), so that measuring and drawing one
+    /// paragraph shapes its text once. Cleared when full.
+    var layouts: [Paragraph: OpaquePointer] = [:]
 
     public init(fonts: FontSet) throws(TypographyError) {
         self.fonts = fonts
@@ -75,8 +79,12 @@ public final class FontSystem {
         pango_fc_font_map_set_config(cpango_fc_font_map(map), config)
         FcConfigDestroy(config) // the font map holds its own reference
         fontMap = map
-        context = pango_font_map_create_context(map)
-        // Same bytes on every machine: no hinting, no subpixel positions rounding, 1 pt = 1 unit.
+        context = FontSystem.makeContext(map, language: "en", rightToLeft: false)
+    }
+
+    /// Same bytes on every machine: no hinting, no subpixel positions rounding, 1 pt = 1 unit.
+    private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, language: String, rightToLeft: Bool) -> OpaquePointer {
+        let context = pango_font_map_create_context(map)!
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -85,11 +93,25 @@ public final class FontSystem {
         cairo_font_options_destroy(options)
         pango_cairo_context_set_resolution(context, 72)
         pango_context_set_round_glyph_positions(context, 0)
-        pango_context_set_language(context, pango_language_from_string("en"))
+        pango_context_set_language(context, pango_language_from_string(language))
+        pango_context_set_base_dir(context, rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+        return context
+    }
+
+    /// A context per language and direction, never changed once made: a Pango layout lays
+    /// itself out again whenever its context changes, so cached layouts need contexts that don't.
+    func context(language: String, rightToLeft: Bool) -> OpaquePointer {
+        let key = "\(language)|\(rightToLeft)"
+        if let known = contexts[key] { return known }
+        let made = FontSystem.makeContext(fontMap, language: language, rightToLeft: rightToLeft)
+        contexts[key] = made
+        return made
     }
 
     deinit {
         glyphMasks.clear()
+        for layout in layouts.values { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        for made in contexts.values { cpango_unref(UnsafeMutableRawPointer(made)) }
         cpango_unref(UnsafeMutableRawPointer(context))
         cpango_unref(UnsafeMutableRawPointer(fontMap))
     }

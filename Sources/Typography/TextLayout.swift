@@ -262,13 +262,12 @@ extension FontSystem {
         return (m.ascent, m.descent)
     }
 
+    /// The paragraph laid out by Pango, with a reference for the caller to release. Layouts are
+    /// cached: measuring, placing objects and drawing a paragraph shape its text once.
     private func makeLayout(_ p0: Paragraph, fallbackRuns: Bool = true) -> OpaquePointer {
         let p = fallbackRuns ? withFallbackRuns(p0) : p0
-        // Pango's matrix must be identity while laying out, or the scale leaks into line breaks.
-        pango_context_set_matrix(context, nil)
-        pango_context_set_base_dir(context, p.rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
-        pango_context_set_language(context, pango_language_from_string(p.language))
-        let layout = pango_layout_new(context)!
+        if let cached = layouts[p] { g_object_ref(UnsafeMutableRawPointer(cached)); return cached }
+        let layout = pango_layout_new(context(language: p.language, rightToLeft: p.rightToLeft))!
         // U+2028 instead of \n: Pango counts line limits per paragraph.
         let text = p.text.replacingNewlines()
         pango_layout_set_text(layout, text, -1)
@@ -315,6 +314,12 @@ extension FontSystem {
         }
         pango_layout_set_attributes(layout, list)
         pango_attr_list_unref(list)
+        if layouts.count >= 512 {
+            for old in layouts.values { cpango_unref(UnsafeMutableRawPointer(old)) }
+            layouts.removeAll()
+        }
+        layouts[p] = layout
+        g_object_ref(UnsafeMutableRawPointer(layout))
         return layout
     }
 
