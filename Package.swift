@@ -45,6 +45,6 @@ let package = Package(
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "Imaging"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

@@ -13,8 +13,9 @@ final class GlyphMasks {
     /// Fonts held so that a cached font pointer can never be reused by another font.
     private var fonts: [Int: UnsafeMutablePointer<PangoFont>] = [:]
     private let single = pango_glyph_string_new()!
-    /// Past this many masks (a page of CJK text at several scales), start over.
-    private let capacity = 20_000
+    /// Past this many bytes of masks (pages of CJK text at several scales), start over.
+    private let budget = 16 << 20
+    private var bytes = 0
 
     init() { pango_glyph_string_set_size(single, 1) }
 
@@ -28,6 +29,7 @@ final class GlyphMasks {
     func clear() {
         for mask in masks.values where mask.surface != nil { cairo_surface_destroy(mask.surface) }
         masks.removeAll()
+        bytes = 0
         for font in fonts.values { cpango_unref(UnsafeMutableRawPointer(font)) }
         fonts.removeAll()
     }
@@ -39,7 +41,7 @@ final class GlyphMasks {
         var m = cairo_matrix_t()
         cairo_get_matrix(cairo, &m)
         guard m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0 else { return false }
-        if masks.count > capacity { clear() }
+        if bytes > budget { clear() }
         let fontKey = Int(bitPattern: font)
         if fonts[fontKey] == nil { fonts[fontKey] = font; g_object_ref(UnsafeMutableRawPointer(font)) }
         cairo_save(cairo)
@@ -84,6 +86,7 @@ final class GlyphMasks {
         cairo_surface_flush(surface)
         let mask = Mask(surface: surface, left: left, top: top)
         masks[key] = mask
+        bytes += Int(cairo_image_surface_get_stride(surface)) * (bottom - top)
         return mask
     }
 }

@@ -1,0 +1,49 @@
+import Imaging
+import Layout
+import Rendering
+import Styling
+import Templating
+import Testing
+import Typography
+
+/// Text is stamped from glyph masks at quarter-pixel x and whole-pixel baselines (as Skia does).
+struct TextDrawingTests {
+    let fonts: FontSystem
+    init() throws { fonts = try FontSystem(fonts: try FontSet.standard()) }
+
+    /// A line of text `indent` points from the left, at @3x.
+    func draw(indent: Double, top: Double = 4) throws -> RGBAImage {
+        let html = #"<div style="padding: \#(top)px 0 0 \#(indent)px; font-size: 17px; width: 200px; height: 40px; box-sizing: border-box">Harbour ferry ~ 12:45</div>"#
+        let document = try HTMLParser.parse(html, file: "text.html")
+        let (styled, _) = StyleResolver(sheets: [], appearance: .light).resolve(document.body, file: "text.html")
+        let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: 240)
+        return PNGPainter(fonts: fonts, images: ImageStore(), scale: 3).paint(scene, background: .white).image
+    }
+
+    func shifted(_ image: RGBAImage, by dx: Int, _ dy: Int) -> RGBAImage {
+        var out = RGBAImage(width: image.width, height: image.height, pixels: [UInt8](repeating: 255, count: image.pixels.count))
+        for y in max(0, dy)..<image.height { for x in max(0, dx)..<image.width {
+            let from = ((y - dy) * image.width + (x - dx)) * 4, to = (y * image.width + x) * 4
+            for c in 0..<4 { out.pixels[to + c] = image.pixels[from + c] }
+        } }
+        return out
+    }
+
+    @Test func wholeDevicePixelMovesGiveTheSamePixelsMoved() throws {
+        let base = try draw(indent: 10)
+        #expect(base.pixels.contains { $0 < 128 }, "the text is drawn")
+        #expect(try draw(indent: 10 + 1.0 / 3) == shifted(base, by: 1, 0))
+        #expect(try draw(indent: 10, top: 4 + 2.0 / 3) == shifted(base, by: 0, 2))
+        // Baselines land on whole device pixels: a tenth of a device pixel down changes nothing.
+        #expect(try draw(indent: 10, top: 4 + 0.1 / 3) == base)
+    }
+
+    @Test func quarterPixelOffsetsAreDrawnApart() throws {
+        let base = try draw(indent: 10)
+        let quarter = try draw(indent: 10 + 0.25 / 3)
+        #expect(quarter != base)
+        #expect(quarter != shifted(base, by: 1, 0))
+        // Repeated drawing (masks now cached) gives the same pixels.
+        #expect(try draw(indent: 10 + 0.25 / 3) == quarter)
+    }
+}
