@@ -24,6 +24,13 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// Times the mock-up PNG writer on an image, `runs` times, from the B, G, R, A rows cairo holds.
+func secondsToWriteMockup(_ image: RGBAImage, runs: Int) throws -> Double {
+    var bgra = image.pixels
+    for i in stride(from: 0, to: bgra.count, by: 4) { bgra.swapAt(i, i + 2) }
+    return try seconds { for _ in 0..<runs { _ = try PNGCodec.encodeOpaqueBGRA(bgra, width: image.width, height: image.height, stride: image.width * 4, scale: 3) } }
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 3 && arguments[1] == "thumbnail-child" {
     // Child: thumbnail one file to 120x120 and report time and peak RSS.
@@ -57,9 +64,7 @@ for name in ["plain-alert", "image-jpeg"] {
     let total = seconds { for _ in 0..<runs { _ = renderer.render(payloadFile: file, project: project, options: options) } }
     // The PNG encoding share: encode the expanded view's pixels alone.
     let png = try PNGCodec.decode([UInt8](Data(contentsOf: scratch.appendingPathComponent("\(name)/iphone-15-light-expanded.png"))))
-    var bgra = png.pixels
-    for i in stride(from: 0, to: bgra.count, by: 4) { bgra.swapAt(i, i + 2) } // as cairo holds it
-    let encode = try seconds { for _ in 0..<runs { _ = try PNGCodec.encodeOpaqueBGRA(bgra, width: png.width, height: png.height, stride: png.width * 4, scale: 3) } }
+    let encode = try secondsToWriteMockup(png, runs: runs)
     let perView = total / Double(runs * views)
     print(String(format: "payload %-12@ @3x, %d views (expanded %dx%d, banner): %.1f ms warm, %.1f ms per view; PNG encoding of the expanded view %.1f ms",
                  name, views, png.width, png.height, total / Double(runs) * 1000, perView * 1000, encode / Double(runs) * 1000))
@@ -81,9 +86,7 @@ do {
     let runs = 20
     let layout = seconds { for _ in 0..<runs { scene = engine.layout(styled, width: 393) } }
     let paint = seconds { for _ in 0..<runs { image = painter.paint(scene, background: .white).image } }
-    var bgra = image.pixels
-    for i in stride(from: 0, to: bgra.count, by: 4) { bgra.swapAt(i, i + 2) } // as cairo holds it
-    let encode = try seconds { for _ in 0..<runs { _ = try PNGCodec.encodeOpaqueBGRA(bgra, width: image.width, height: image.height, stride: image.width * 4, scale: 3) } }
+    let encode = try secondsToWriteMockup(image, runs: runs)
     print(String(format: "\ntemplate, 20 boxes and 300 words @3x (%dx%d), warm: layout %.1f ms, paint %.1f ms, PNG encoding %.1f ms",
                  image.width, image.height, layout / Double(runs) * 1000, paint / Double(runs) * 1000, encode / Double(runs) * 1000))
 }

@@ -9,10 +9,13 @@
    - Each row is filtered with Up or Sub, whichever leaves fewer changed pixels. Mock-ups are
      flat colour, text and photos: both filters turn flat colour into zeros.
    - The image is cut into strips of about 256 KB (they stay in cache for the second pass).
-     Each strip is one dynamic-Huffman deflate block, with a code made from its own counts.
+     Each strip is one dynamic-Huffman deflate block, its code counted on every SAMPLE-th row.
    - Only literals and runs of zeros are coded. A run is a zero and then a match at distance 1.
      There is no search for earlier strings. On the bench's mock-ups the output is as small as
-     libdeflate level 1's on unfiltered rows, in a third of its time. */
+     libdeflate level 1's on unfiltered rows, in a third of its time.
+
+   Little-endian only (pixels and bits are read and stored as little-endian words); the Swift
+   side calls it only there. */
 
 enum { STRIP_BYTES = 256 * 1024, SAMPLE = 4, LITLEN = 286, MAX_BITS = 15 };
 

@@ -38,16 +38,16 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// A private fontconfig + Pango context. Pango objects are not thread-safe: make one per thread
+/// A private fontconfig and its Pango contexts. Pango objects are not thread-safe: make one per thread
 /// (a render worker) and keep it for the worker's lifetime.
 public final class FontSystem {
-    let context: OpaquePointer            // PangoContext
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
     /// Ascent, descent and line gap per font description (and for emoji, measured), in points.
     var metricsCache: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
     let glyphMasks = GlyphMasks()
+    /// Pango contexts by language and direction (see `context(language:rightToLeft:)`).
     private var contexts: [String: OpaquePointer] = [:]
     /// Laid-out paragraphs (each holding a reference), so that measuring and drawing one
     /// paragraph shapes its text once. Cleared when full.
@@ -79,7 +79,6 @@ public final class FontSystem {
         pango_fc_font_map_set_config(cpango_fc_font_map(map), config)
         FcConfigDestroy(config) // the font map holds its own reference
         fontMap = map
-        context = FontSystem.makeContext(map, language: "en", rightToLeft: false)
     }
 
     /// Same bytes on every machine: no hinting, no subpixel positions rounding, 1 pt = 1 unit.
@@ -112,7 +111,6 @@ public final class FontSystem {
         glyphMasks.clear()
         for layout in layouts.values { cpango_unref(UnsafeMutableRawPointer(layout)) }
         for made in contexts.values { cpango_unref(UnsafeMutableRawPointer(made)) }
-        cpango_unref(UnsafeMutableRawPointer(context))
         cpango_unref(UnsafeMutableRawPointer(fontMap))
     }
 }

@@ -162,8 +162,7 @@ extension FontSystem {
         pango_font_description_set_absolute_size(description, style.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, PangoWeight(UInt32(style.weight)))
         pango_font_description_set_style(description, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-        pango_context_set_matrix(context, nil)
-        let metrics = pango_context_get_metrics(context, description, pango_language_from_string("en"))
+        let metrics = pango_context_get_metrics(context(language: "en", rightToLeft: false), description, pango_language_from_string("en"))
         let scale = Double(PANGO_SCALE)
         let ascent = Double(pango_font_metrics_get_ascent(metrics)) / scale
         let descent = Double(pango_font_metrics_get_descent(metrics)) / scale
