@@ -23,6 +23,8 @@ enum GalleryCommand {
       --incremental       keep mock-ups whose inputs have not changed since the last report
       --timings           show service-step timings (output then differs from run to run)
       --stats             print wall time, mock-ups per second and peak memory (for make bench)
+      --timeout S         seconds one payload may take in its worker before it is stopped (default 120)
+      --max-memory MB     memory a worker may use before its payload is stopped (default 1024)
       --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
     exit status: 0 all rendered; 1 some inputs failed (listed in the gallery); 2 usage
     """
@@ -33,6 +35,7 @@ enum GalleryCommand {
         var options: RenderOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: (Int, Int)?
+        var plan: WorkerPlan
         do {
             a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["jobs", "shard"]),
                               flags: RenderOptions.sharedFlags.union(["merge", "incremental", "timings", "stats"]))
@@ -41,6 +44,7 @@ enum GalleryCommand {
             } else if a.positionals.count > 1 { throw Arguments.UsageError(description: "give one PROJECT folder") }
             options = try RenderOptions(a, defaultAppearances: [.light, .dark])
             options.reviewVariants = true
+            plan = try WorkerPlan(a)
             if let j = a.value("jobs") {
                 guard let n = Int(j), n >= 1, n <= 256 else { throw Arguments.UsageError(description: "--jobs takes a number from 1 to 256") }
                 jobs = n
@@ -79,6 +83,7 @@ enum GalleryCommand {
         if options.locales.isEmpty { options.locales = project.locales }
         var run = GalleryRun(project: project, templates: templates, fonts: fonts, options: options)
         run.jobs = jobs
+        run.workers = plan
         run.shard = shard
         run.incremental = a.flags.contains("incremental")
         run.timings = a.flags.contains("timings")
@@ -89,7 +94,7 @@ enum GalleryCommand {
         let line = ProgressLine()
         let start = Date()
         do {
-            let (report, kept) = try run.run { line.update($0) }
+            let (report, kept, workersPeakKB) = try run.run { line.update($0) }
             line.finish()
             let s = report.summary
             let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
@@ -100,8 +105,8 @@ enum GalleryCommand {
                 let combos = report.inputs.flatMap(\.mockups).map { "\($0.payload)|\($0.device)|\($0.appearance)|\($0.locale ?? "")" }
                 let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
                 let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-                print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB, jobs %d",
-                             wall, Set(combos).count, s.mockups, peak / 1024, jobs))
+                print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB (the supervisor and its workers), jobs %d",
+                             wall, Set(combos).count, s.mockups, (peak + Double(workersPeakKB)) / 1024, jobs))
             }
             return s.failed > 0 ? 1 : 0
         } catch {

@@ -25,12 +25,16 @@ enum RenderCommand {
       --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
       --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
       --json              one JSON object per mock-up on stdout
+      --timeout S         seconds one payload may take before it is stopped (default 120)
+      --max-memory MB     memory the renderer may use before a payload is stopped (default 1024)
+    Payloads are drawn in a worker process: one that crashes or hangs fails alone.
     """
 
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         var options: RenderOptions
+        let plan: WorkerPlan
         do {
             a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["project", "template", "jobs"]),
                               flags: RenderOptions.sharedFlags.union(["json", "layout-json"]))
@@ -38,6 +42,7 @@ enum RenderCommand {
             options = try RenderOptions(a, defaultAppearances: [.light])
             options.layoutJSON = a.flags.contains("layout-json")
             options.template = a.value("template").map { URL(fileURLWithPath: $0) }
+            plan = try WorkerPlan(a)
             if a.value("jobs") != nil { printError("pushpreview render: note: --jobs is for gallery; render draws its payloads one after another") }
         } catch {
             printError("pushpreview render: \(error)\n\n\(help)")
@@ -45,13 +50,14 @@ enum RenderCommand {
         }
 
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
-        let renderer: MockupRenderer
+        let slot: RenderSlot
         do {
-            renderer = try MockupRenderer(fonts: try FontSet.standard(extraDirectories: a.list("font-dir")), templates: templates)
+            slot = RenderSlot(plan: plan, templates: templates, fonts: try FontSet.standard(extraDirectories: a.list("font-dir")))
         } catch {
             printError("pushpreview: \(error)")
             return 1
         }
+        defer { slot.finish() }
         // Device ids are checked up front against every profile the payloads' projects know.
         let projectFolders = Set(a.positionals.map { a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: URL(fileURLWithPath: $0)) })
         let known = Set(projectFolders.flatMap { folder in
@@ -79,7 +85,7 @@ enum RenderCommand {
             var projectOptions = options
             if projectOptions.devices.isEmpty { projectOptions.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
             if projectOptions.locales.isEmpty { projectOptions.locales = project.locales }
-            for result in renderer.render(payloadFile: file, project: project, options: projectOptions) {
+            for result in slot.render(file, project: project, options: projectOptions, name: path) {
                 if a.flags.contains("json") { printJSON(result) }
                 else {
                     for output in result.outputs { print(output) }

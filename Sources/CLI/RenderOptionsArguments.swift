@@ -4,7 +4,8 @@ import Styling
 
 /// The options `render` and `gallery` share, read the same way for both.
 extension RenderOptions {
-    static let sharedValued: Set<String> = ["out", "device", "appearance", "locale", "format", "font-dir", "time-budget", "media-state"]
+    static let sharedValued: Set<String> = ["out", "device", "appearance", "locale", "format", "font-dir", "time-budget", "media-state",
+                                            "timeout", "max-memory"]
     static let sharedFlags: Set<String> = ["show-limits", "hidden-previews"]
 
     init(_ a: Arguments, defaultAppearances: [Appearance]) throws {
@@ -32,6 +33,21 @@ extension RenderOptions {
         case nil, "paused": break
         case "playing": mediaPlaying = true
         case let other?: throw Arguments.UsageError(description: "--media-state takes paused or playing, not '\(other)'")
+        }
+    }
+}
+
+extension WorkerPlan {
+    /// Workers running this very executable, with `--timeout S` and `--max-memory MB`.
+    init(_ a: Arguments) throws {
+        self.init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+        if let t = a.value("timeout") {
+            guard let s = Double(t), s > 0, s <= 86_400 else { throw Arguments.UsageError(description: "--timeout takes seconds a payload may take, 0 < S ≤ 86400") }
+            seconds = s
+        }
+        if let m = a.value("max-memory") {
+            guard let mb = Int(m), mb >= 64, mb <= 1 << 20 else { throw Arguments.UsageError(description: "--max-memory takes the MB a worker may use, 64 to 1048576") }
+            memoryMB = mb
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushPreview
 
 /// pushpreview: iOS push notification mock-ups on Linux. Each subcommand lives in its own file.
 let usage = """
@@ -24,6 +25,7 @@ case "devices": status = DevicesCommand.run(Array(args.dropFirst()))
 case "validate": status = ValidateCommand.run(Array(args.dropFirst()))
 case "gallery": status = GalleryCommand.run(Array(args.dropFirst()))
 case "diff": status = DiffCommand.run(Array(args.dropFirst()))
+case "worker": status = RenderWorker.serve()  // started by render and gallery, not by people
 case "--help", "-h", "help": print(usage); status = 0
 case "--version": print("pushpreview \(version)"); status = 0
 default:

@@ -103,6 +103,8 @@ extension MockupRenderer {
     /// marked — both by laying out once more with the measured height in the template data.
     func render(_ view: ContentStage.View, name: String, context: TemplateContext, customView: ContentStage.CustomView?,
                         ratio: Double, templateFile: String?, job: Job, result: inout MockupResult) {
+        let subject = "\(templateFile.map { job.project.relativePath(URL(fileURLWithPath: $0)) } ?? "the system templates") for \(job.stem(name))"
+        activity?("laying out \(subject)")
         do {
             var context = context
             var (composition, styled, scene) = try layout(view, context: context, customView: customView, job: job)
@@ -122,6 +124,7 @@ extension MockupRenderer {
                 }
             }
             result.warnings += composition.warnings.map(\.description)
+            activity?("painting \(subject)")
             try write(scene: scene, styled: styled, composition: composition, stem: job.stem(name), context: context, job: job, result: &result)
         } catch {
             result.errors.append("\(error)")

@@ -19,6 +19,8 @@ public final class MockupRenderer {
     /// Media files beside the pages already written in this run.
     var writtenMedia: Set<String> = []
     private var stages: [URL: ContentStage] = [:]
+    /// Told what the renderer is about to do, so a supervisor can say where a worker died.
+    public var activity: ((String) -> Void)?
     private var catalogs: [URL: [DeviceProfile]] = [:]
 
     /// One content stage per project for the renderer's life: templates are read and parsed once.
@@ -79,7 +81,10 @@ public final class MockupRenderer {
                 let localized = payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false
                 for locale in options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some) {
                     let language = locale ?? "en"
-                    if notifications[language] == nil { notifications[language] = service.run(payload, locale: language) }
+                    if notifications[language] == nil {
+                        activity?("running the service stage (\(language))")
+                        notifications[language] = service.run(payload, locale: language)
+                    }
                     let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
                                   locale: locale, payloadFile: payloadFile, options: options,
                                   warnings: diagnostics.map(\.description) + project.warnings)

@@ -4,7 +4,7 @@ import ServiceStage
 import Styling
 
 /// What to render for each payload.
-public struct RenderOptions: Sendable {
+public struct RenderOptions: Sendable, Codable {
     /// Device profile ids (`Templates/system/devices.json`, a project's `devices.json`).
     public var devices: [String] = [DeviceProfile.standardID]
     public var appearances: [Appearance] = [.light]

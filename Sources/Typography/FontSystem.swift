@@ -4,7 +4,7 @@ import Foundation
 /// Where the fonts come from: Inter stands in for SF Pro, Noto Color Emoji for Apple's emoji.
 /// Fonts are loaded by path into a private fontconfig configuration, so the system's and the
 /// user's font settings can never change a mock-up.
-public struct FontSet: Sendable, Equatable {
+public struct FontSet: Sendable, Equatable, Codable {
     public var files: [String]
 
     public init(files: [String]) { self.files = files }

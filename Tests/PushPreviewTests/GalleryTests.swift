@@ -150,7 +150,7 @@ struct SharedDecodingTests {
             options.outputFolder = project.deletingLastPathComponent().appendingPathComponent("Output")
             var run = GalleryRun(project: try Project(folder: project), templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)
             run.jobs = 2
-            let (report, _) = try run.run()
+            let (report, _, _) = try run.run()
             #expect(report.summary.failed == 0 && report.inputs.count == copies + 1)
             return run.pixelCache.counts
         }

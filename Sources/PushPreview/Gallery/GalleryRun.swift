@@ -4,9 +4,10 @@ import ServiceStage
 import Typography
 
 /// `pushpreview gallery`: every payload of a project rendered on every core, then
-/// `report.json` and `index.html`. Workers each own a renderer (fonts, decoded images); payloads
-/// are handed out one at a time and results land in payload order, so output does not depend on
-/// which worker drew what.
+/// `report.json` and `index.html`. Each lane renders in a supervised worker process (or, without
+/// a `workers` plan, in this one); payloads are handed out one at a time and results land in
+/// payload order, so output does not depend on which worker drew what, and a worker that dies
+/// loses only the payload it was drawing.
 public struct GalleryRun {
     public var project: Project
     public var templates: URL
@@ -20,7 +21,9 @@ public struct GalleryRun {
     public var incremental = false
     /// Keep service-step timings in the report and gallery (they make output differ run to run).
     public var timings = false
-    /// Decoded and resampled images, shared by the workers.
+    /// Worker processes to render in; nil renders in this process.
+    public var workers: WorkerPlan?
+    /// Decoded and resampled images, shared by the lanes when they render in this process.
     public var pixelCache = PixelCache()
 
     public struct Progress: Sendable { public var done: Int; public var total: Int; public var elapsed: Double }
@@ -36,9 +39,9 @@ public struct GalleryRun {
         return all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
     }
 
-    /// Renders, writes `report.json` and `index.html`, and returns the report and how many
-    /// payloads `--incremental` kept without rendering.
-    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> (report: GalleryReport, kept: Int) {
+    /// Renders, writes `report.json` and `index.html`, and returns the report, how many payloads
+    /// `--incremental` kept without rendering, and the workers' peak memory added up (kB).
+    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> (report: GalleryReport, kept: Int, workersPeakKB: Int) {
         let output = options.outputFolder
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         OutputFile.removeLeftovers(in: output)
@@ -49,10 +52,10 @@ public struct GalleryRun {
         let next = Counter()
         let start = Date()
         let jobs = max(1, min(self.jobs, files.count))
-        let pixels = pixelCache
-        let (project, templates, fonts, options, timings) = (self.project, self.templates, self.fonts, self.options, self.timings)
+        let peaks = PeakMemory()
+        let (project, templates, fonts, options, timings, workers, pixels) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            var renderer: MockupRenderer?
+            let slot = RenderSlot(plan: workers, templates: templates, fonts: fonts, pixels: pixels)
             while let i = next.take(below: files.count) {
                 let file = files[i]
                 let relative = project.relativePath(file)
@@ -61,15 +64,7 @@ public struct GalleryRun {
                    kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
                     inputs.set(i, kept, kept: true)
                 } else {
-                    if renderer == nil {
-                        do { renderer = try MockupRenderer(fonts: fonts, templates: templates, pixelCache: pixels) } catch {
-                            inputs.set(i, .init(payload: relative, category: nil, outcome: "failed", key: key, mockups: [
-                                MockupResult(payload: relative, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
-                                             errors: ["fonts: \(error)"], service: .none)]))
-                            continue
-                        }
-                    }
-                    let results = renderer!.render(payloadFile: file, project: project, options: options).map { r in
+                    let results = slot.render(file, project: project, options: options, name: relative).map { r in
                         var r = r
                         r.payload = relative
                         r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
@@ -81,6 +76,8 @@ public struct GalleryRun {
                 }
                 progress?(Progress(done: inputs.done, total: files.count, elapsed: Date().timeIntervalSince(start)))
             }
+            slot.finish()
+            peaks.add(slot.workerPeakKB)
         }
         let catalog = (try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []
         var report = GalleryReport(tool: "pushpreview \(pushPreviewVersion)", project: project.folder.lastPathComponent, devices: options.devices,
@@ -90,7 +87,7 @@ public struct GalleryRun {
         report.summarize()
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
         try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
-        return (report, inputs.kept)
+        return (report, inputs.kept, peaks.totalKB)
     }
 }
 
@@ -102,6 +99,13 @@ final class Results: @unchecked Sendable {
     init(count: Int) { items = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ value: GalleryReport.Input, kept: Bool = false) { lock.withLock { items[i] = value; done += 1; if kept { self.kept += 1 } } }
     var all: [GalleryReport.Input] { lock.withLock { items.compactMap { $0 } } }
+}
+
+/// The lanes' worker peak memory, added up.
+final class PeakMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var totalKB = 0
+    func add(_ kB: Int) { lock.withLock { totalKB += kB } }
 }
 
 /// Hands out job indices to workers.

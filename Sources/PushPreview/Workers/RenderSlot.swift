@@ -1,0 +1,48 @@
+import Foundation
+import Rendering
+import Typography
+
+/// One of a run's parallel lanes: renders payloads one after another, in a supervised worker it
+/// starts (and starts again after one dies), or, without a plan, in this process.
+public final class RenderSlot {
+    private let plan: WorkerPlan?
+    private let templates: URL
+    private let fonts: FontSet
+    private let pixels: PixelCache
+    private var renderer: MockupRenderer?
+    private var worker: WorkerProcess?
+    /// The peak resident memory of this lane's last worker (kB).
+    public private(set) var workerPeakKB = 0
+
+    public init(plan: WorkerPlan?, templates: URL, fonts: FontSet, pixels: PixelCache = PixelCache()) {
+        self.plan = plan; self.templates = templates; self.fonts = fonts; self.pixels = pixels
+    }
+
+    /// `name` is how results and failures name the payload.
+    public func render(_ file: URL, project: Project, options: RenderOptions, name: String) -> [MockupResult] {
+        let failure = { (message: String) in
+            [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [], errors: [message], service: .none)]
+        }
+        guard let plan else {
+            if renderer == nil {
+                do { renderer = try MockupRenderer(fonts: fonts, templates: templates, pixelCache: pixels) } catch { return failure("fonts: \(error)") }
+            }
+            return renderer!.render(payloadFile: file, project: project, options: options)
+        }
+        if worker == nil {
+            let setup = WorkerSetup(templates: templates, fonts: fonts.files, dataLimitMB: plan.memoryMB * 2 + 1024)
+            do { worker = try WorkerProcess(plan, setup: setup) } catch {
+                return failure("could not start a render worker (\(plan.executable.path)): \(error)")
+            }
+        }
+        let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options), name: name)
+        if worker?.alive != true { worker = nil }
+        return results
+    }
+
+    public func finish() {
+        worker?.stop()
+        workerPeakKB = worker?.peakKB ?? 0
+        worker = nil
+    }
+}

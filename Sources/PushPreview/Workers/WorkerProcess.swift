@@ -1,0 +1,128 @@
+import Foundation
+
+/// Supervised worker processes to render in (the command line's way): the executable that serves
+/// `worker` (pushpreview itself) and the limits on one payload (`--timeout`, `--max-memory`).
+public struct WorkerPlan: Sendable {
+    public var executable: URL
+    /// Seconds one payload may take, every device, appearance and locale included.
+    public var seconds: Double = 120
+    /// Resident memory a worker may reach, in MB.
+    public var memoryMB: Int = 1024
+    public init(executable: URL) { self.executable = executable }
+}
+
+/// The supervisor's handle on one render worker (`pushpreview worker`): sends it a payload, waits
+/// for its results within the limits, and when the worker dies or is killed turns that into a
+/// failed result saying why and where. A dead worker is not reused; the caller starts another.
+final class WorkerProcess {
+    private let process = Process()
+    private let requests: LineChannel
+    private let replies: LineChannel
+    private let log: URL
+    private let limits: WorkerPlan
+    private(set) var alive = true
+    /// The worker's peak resident memory (kB), read when it stops.
+    private(set) var peakKB = 0
+
+    init(_ plan: WorkerPlan, setup: WorkerSetup) throws {
+        signal(SIGPIPE, SIG_IGN)
+        limits = plan
+        let stdin = Pipe(), stdout = Pipe()
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-worker-\(getpid())-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = plan.executable
+        process.arguments = ["worker"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a trap is reported here; the runtime's backtracer takes seconds
+        process.environment = environment
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        requests = LineChannel(fd: stdin.fileHandleForWriting.fileDescriptor)
+        replies = LineChannel(fd: stdout.fileHandleForReading.fileDescriptor)
+        requests.send(setup)
+        self.stdin = stdin
+        self.stdout = stdout
+    }
+    private let stdin: Pipe, stdout: Pipe
+
+    /// The payload's results, or one failed result naming how the worker died and what it was doing.
+    func render(_ job: WorkerJob, name: String) -> [MockupResult] {
+        let logStart = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+        var activity = "reading the payload"
+        let deadline = Date().addingTimeInterval(limits.seconds)
+        var stopped: String?
+        if requests.send(job) {
+            reading: while true {
+                switch replies.readLine(check: { self.limitReached(deadline: deadline) }) {
+                case .line(let line):
+                    guard let message = replies.decode(WorkerMessage.self, line) else { stopped = "sent a line that is not a message"; break reading }
+                    if let results = message.results { return results }
+                    if let a = message.activity { activity = a }
+                case .stopped(let reason): stopped = reason; break reading
+                case .closed: break reading
+                }
+            }
+        }
+        let reason: String
+        if let stopped {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            reason = "stopped: \(stopped)"
+        } else { reason = death(logStart: logStart) }
+        alive = false
+        cleanUp()
+        return [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
+                             errors: ["\(reason) while \(activity); the other payloads are not affected"], service: .none)]
+    }
+
+    /// Closes the worker's input and waits for it to finish.
+    func stop() {
+        guard alive else { return }
+        peakKB = Self.status(process.processIdentifier, "VmHWM:")
+        try? stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        alive = false
+        cleanUp()
+    }
+
+    private func limitReached(deadline: Date) -> String? {
+        if !process.isRunning { return nil }
+        if Date() > deadline { return "took longer than \(Self.seconds(limits.seconds)) (--timeout)" }
+        let rss = Self.status(process.processIdentifier, "VmRSS:")
+        if rss > limits.memoryMB * 1024 { return "used more than \(limits.memoryMB) MB of memory (--max-memory)" }
+        return nil
+    }
+
+    /// How the worker ended, with the last line it wrote to standard error (a trap's message).
+    private func death(logStart: Int) -> String {
+        process.waitUntilExit()
+        let how = process.terminationReason == .uncaughtSignal
+            ? "crashed: \(Self.signalName(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
+        let log = (try? Data(contentsOf: log)).map { String(decoding: $0.dropFirst(logStart), as: UTF8.self) } ?? ""
+        // The trap's message, else the last line that is not a frame of the stack dump after it.
+        let lines = log.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let said = lines.last { $0.contains("Fatal error") } ?? lines.last { !($0.first?.isNumber ?? true) && !$0.hasPrefix("Stack dump") }
+        return how + (said.map { " (\($0.prefix(300)))" } ?? "")
+    }
+
+    private func cleanUp() {
+        try? FileManager.default.removeItem(at: log)
+        try? stdout.fileHandleForReading.close()
+    }
+
+    static func status(_ pid: Int32, _ field: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    static func signalName(_ n: Int32) -> String {
+        let names: [Int32: String] = [SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+                                      SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU"]
+        return names[n] ?? "signal \(n)"
+    }
+
+    static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
+}

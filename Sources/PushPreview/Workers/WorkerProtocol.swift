@@ -1,0 +1,81 @@
+import Foundation
+import Typography
+
+/// What a supervisor and its render workers say to each other: one JSON object a line, over the
+/// worker's standard input and a private copy of its standard output.
+struct WorkerSetup: Codable {
+    var templates: URL
+    var fonts: [String]
+    /// The worker refuses allocations past this (RLIMIT_DATA), a second guard behind the
+    /// supervisor's RSS watch.
+    var dataLimitMB: Int
+}
+
+/// One payload to render.
+struct WorkerJob: Codable {
+    var payload: URL
+    var project: URL
+    var options: RenderOptions
+}
+
+/// From the worker: what it is doing now (so a death can be explained), or a payload's results.
+struct WorkerMessage: Codable {
+    var activity: String?
+    var results: [MockupResult]?
+}
+
+/// Newline-delimited messages on a file descriptor, read with a deadline.
+final class LineChannel {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(fd: Int32) { self.fd = fd }
+
+    enum Read { case line([UInt8]), closed, stopped(String) }
+
+    /// The next line; `check` runs about every 50 ms while waiting and may stop the wait with a reason.
+    func readLine(check: () -> String? = { nil }) -> Read {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return .line(line)
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, 50)
+            if ready < 0 && errno != EINTR { return .closed }
+            if ready > 0 {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return .closed }
+                buffer += chunk[..<n]
+            } else if let reason = check() {
+                return .stopped(reason)
+            }
+        }
+    }
+
+    /// Writes one line; false when the other side is gone.
+    @discardableResult
+    func send<T: Encodable>(_ value: T) -> Bool {
+        guard var bytes = try? [UInt8](Self.encoder.encode(value)) else { return false }
+        bytes.append(10)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ line: [UInt8]) -> T? { try? JSONDecoder().decode(type, from: Data(line)) }
+
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }()
+}
