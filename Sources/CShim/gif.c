@@ -42,6 +42,10 @@ static int walk(const uint8_t *data, size_t size, int frame, const shim_limits *
     if (rgba && (size_t)W * H * 4 > rgba_size) return fail(gif, info, "output buffer too small");
     if (rgba) memset(rgba, 0, (size_t)W * H * 4);
 
+    // Composing costs canvas copies per frame: a small file of many tiny frames on a huge canvas
+    // must not cost minutes. The work allowed is a few canvases' worth, however many frames.
+    const uint64_t budget = limits->max_pixels * 8;
+    uint64_t work = 0;
     frame_control next = { 0, -1 }, previous = { 0, -1 };
     int prev_left = 0, prev_top = 0, prev_w = 0, prev_h = 0;
     uint8_t *saved = NULL, *line = NULL;
@@ -70,6 +74,13 @@ static int walk(const uint8_t *data, size_t size, int frame, const shim_limits *
             if (d.Width <= 0 || d.Height <= 0 || (uint64_t)d.Width * d.Height > limits->max_pixels) {
                 free(saved); free(line);
                 shim_set_error(info->error, "GIF frame %d is %dx%d, over the limits", index, d.Width, d.Height);
+                return fail(gif, info, "");
+            }
+            work += (uint64_t)d.Width * d.Height + ((previous.disposal == 3 || next.disposal == 3) ? 2 * (uint64_t)W * H : 0);
+            if (work > budget) {
+                free(saved); free(line);
+                shim_set_error(info->error, "composing GIF frame %d of a %dx%d canvas takes more than %llu pixel operations", index, W, H,
+                               (unsigned long long)budget);
                 return fail(gif, info, "");
             }
             // Dispose of the previous frame before drawing this one.

@@ -36,7 +36,12 @@ static void on_read(png_structp png, png_bytep out, png_size_t n) {
 /// Reads the header and sets every transform that turns any PNG into RGBA8 without gamma.
 static void read_header(png_structp png, png_infop info_ptr, shim_png_state *s, const shim_limits *limits) {
     png_set_user_limits(png, limits->max_width, limits->max_height);
-    png_set_chunk_malloc_max(png, limits->max_memory);
+    // Metadata is never drawn: text and colour-profile chunks are skipped unread, so a small file
+    // cannot inflate hundreds of megabytes of zTXt; at most 64 other ancillary chunks, 8 MB each.
+    static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, 6);
+    png_set_chunk_cache_max(png, 64);
+    png_set_chunk_malloc_max(png, limits->max_memory < (8u << 20) ? limits->max_memory : (8u << 20));
     png_set_read_fn(png, s, on_read);
     png_read_info(png, info_ptr);
     png_uint_32 w, h; int depth, type, interlace;

@@ -17,7 +17,7 @@ public enum GIFCodec {
         var shimLimits = limits.shim
         var pixels = [UInt8](repeating: 0, count: head.width * head.height * 4)
         let rc = pixels.withUnsafeMutableBufferPointer { out in
-            shim_gif_decode(data, data.count, Int32(frame), &shimLimits, out.baseAddress, out.count, &info)
+            shim_gif_decode(data, data.count, Int32(clamping: frame), &shimLimits, out.baseAddress, out.count, &info)
         }
         guard rc == 0 else { throw shimError(info, .gif) }
         return RGBAImage(width: head.width, height: head.height, pixels: pixels)

@@ -1,3 +1,4 @@
+import Checked
 import CShim
 import Foundation
 
@@ -39,7 +40,7 @@ public enum PNGCodec {
     /// Writes RGBA with no time chunk (so identical pixels give identical bytes) and, for a
     /// `scale` above 1, a pHYs chunk of 72 dpi × scale so viewers show @2x/@3x images at point size.
     public static func encode(_ image: RGBAImage, scale: Int = 1, compressionLevel: Int = 6, filters: Int32 = 0) throws(ImagingError) -> [UInt8] {
-        let pixelsPerMetre = UInt32((Double(72 * scale) / 0.0254).rounded())
+        let pixelsPerMetre = UInt32(saturating: Double(72 * scale) / 0.0254, rounded: .toNearestOrAwayFromZero)
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: Int(SHIM_ERR_LEN))
@@ -54,7 +55,7 @@ public enum PNGCodec {
     /// machines; premultiplying changes nothing when alpha is 255), written as RGB by the fast
     /// encoder in png_opaque.c: general-purpose deflate was the largest cost of a gallery.
     public static func encodeOpaqueBGRA(_ rows: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Int = 1) throws(ImagingError) -> [UInt8] {
-        let pixelsPerMetre = UInt32((Double(72 * scale) / 0.0254).rounded())
+        let pixelsPerMetre = UInt32(saturating: Double(72 * scale) / 0.0254, rounded: .toNearestOrAwayFromZero)
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: Int(SHIM_ERR_LEN))

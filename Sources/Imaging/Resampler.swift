@@ -1,3 +1,4 @@
+import Checked
 /// Separable resampling with a tent filter widened to the scale factor when shrinking, so a
 /// 6000-pixel photo averages every source pixel into its thumbnail instead of skipping most of
 /// them (which is what aliases). Works on premultiplied values so transparent edges stay clean.
@@ -85,8 +86,8 @@ public enum Resampler {
             let radius = max(1, 1 / scale)
             for i in 0..<n {
                 let center = start + (Double(i) + 0.5) / scale
-                let lo = max(0, min(limit - 1, Int((center - radius).rounded(.down))))
-                let hi = max(lo, min(limit - 1, Int((center + radius).rounded(.up))))
+                let lo = max(0, min(limit - 1, Int(saturating: center - radius, rounded: .down)))
+                let hi = max(lo, min(limit - 1, Int(saturating: center + radius, rounded: .up)))
                 let taps = (lo...hi).map { Float(max(0, 1 - abs(Double($0) + 0.5 - center) / radius)) }
                 let sum = taps.reduce(0, +)
                 first.append(lo); count.append(taps.count); offset.append(weights.count)

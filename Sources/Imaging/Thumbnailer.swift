@@ -1,3 +1,4 @@
+import Checked
 /// Decodes any supported image upright and scales it to a size in pixels, the way iOS draws an
 /// attachment thumbnail: an optional normalized clipping rect first, then aspect-fill or aspect-fit.
 public enum Thumbnailer {
@@ -38,7 +39,7 @@ public enum Thumbnailer {
         let scale = fit == .fill ? max(Double(width) / region.width, Double(height) / region.height)
                                  : min(Double(width) / region.width, Double(height) / region.height)
         let (outW, outH) = fit == .fill ? (width, height)
-            : (max(1, Int((region.width * scale).rounded())), max(1, Int((region.height * scale).rounded())))
+            : (max(1, Int(saturating: region.width * scale, rounded: .toNearestOrAwayFromZero)), max(1, Int(saturating: region.height * scale, rounded: .toNearestOrAwayFromZero)))
 
         let image = try source.decodeUpright(scale: scale, frame: frame)
         // Decoding may have been reduced; map the region onto the decoded pixels.

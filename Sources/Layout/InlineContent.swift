@@ -59,6 +59,18 @@ extension LayoutEngine {
             if runs[runs.count - 1].text.isEmpty { runs.removeLast() }
         }
         guard runs.contains(where: { !$0.text.isEmpty }) else { return nil }
+        // A budget for one paragraph: shaping and line breaking grow faster than its length, and
+        // no notification shows this much text (a custom view is capped at 352 pt).
+        var budget = Paragraph.maxCharacters
+        for i in runs.indices {
+            if runs[i].text.count > budget {
+                truncatedParagraphs += 1
+                runs[i].text = String(runs[i].text.prefix(budget))
+                runs.removeSubrange((i + 1)...)
+                break
+            }
+            budget -= runs[i].text.count
+        }
 
         if !objects.isEmpty { // the strut: a zero-width object with the container's font metrics
             let style = runStyle(container)
@@ -121,6 +133,15 @@ extension LayoutEngine {
     func minContentOfContents(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true, ownWidth: false) }
 
     private func intrinsicWidth(_ el: StyledElement, minimum: Bool, ownWidth: Bool = true) -> Double {
+        guard el.serial > 0 else { return measureIntrinsicWidth(el, minimum: minimum, ownWidth: ownWidth) }
+        let key = IntrinsicKey(serial: el.serial, minimum: minimum, ownWidth: ownWidth)
+        if let known = intrinsicWidths[key] { return known }
+        let width = measureIntrinsicWidth(el, minimum: minimum, ownWidth: ownWidth)
+        intrinsicWidths[key] = width
+        return width
+    }
+
+    private func measureIntrinsicWidth(_ el: StyledElement, minimum: Bool, ownWidth: Bool) -> Double {
         let s = el.style
         let frame = s.frame(0).horizontal + s.marginEdges(0).horizontal
         if ownWidth, case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }

@@ -1,3 +1,4 @@
+import Checked
 import Styling
 import Templating
 import Typography
@@ -11,6 +12,17 @@ public final class LayoutEngine {
     let imageSize: (String) -> (width: Double, height: Double)?
     var language = "en"
     var missingGlyphs = 0
+    var truncatedParagraphs = 0
+    /// What one layout has measured, by element and constraints. A flex column lays each item
+    /// out to measure it and again to place it; without this, nested columns cost 2^depth.
+    var placedBoxes: [BoxKey: Placed] = [:]
+    var intrinsicWidths: [IntrinsicKey: Double] = [:]
+
+    struct BoxKey: Hashable {
+        var serial: Int, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?, forcedHeight: Double?
+        var shrinkToFit: Bool, formattingRoot: Bool
+    }
+    struct IntrinsicKey: Hashable { var serial: Int, minimum: Bool, ownWidth: Bool }
 
     public init(fonts: FontSystem, imageSize: @escaping (String) -> (width: Double, height: Double)?) {
         self.fonts = fonts
@@ -21,11 +33,13 @@ public final class LayoutEngine {
     public func layout(_ body: StyledElement, width: Double, language: String = "en") -> Scene {
         self.language = language
         missingGlyphs = 0
+        truncatedParagraphs = 0
+        defer { placedBoxes = [:]; intrinsicWidths = [:] }
         var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
         // Margins that collapsed through the body end up outside it, as in a browser's canvas.
         root.box.frame.y = max(0, root.margin.top)
         return Scene(width: width, height: root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom),
-                     root: root.box, missingGlyphs: missingGlyphs)
+                     root: root.box, missingGlyphs: missingGlyphs, truncatedParagraphs: truncatedParagraphs)
     }
 
     struct Placed {
@@ -39,6 +53,21 @@ public final class LayoutEngine {
     /// box), so its children's margins stay inside it.
     func layoutBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double? = nil,
                    forcedHeight: Double? = nil, shrinkToFit: Bool = false, formattingRoot: Bool = false) -> Placed {
+        guard el.serial > 0 else {
+            return placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
+                            shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+        }
+        let key = BoxKey(serial: el.serial, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
+                         shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+        if let known = placedBoxes[key] { return known }
+        let placed = placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
+                              shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+        placedBoxes[key] = placed
+        return placed
+    }
+
+    private func placeBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
+                          forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool) -> Placed {
         let s = el.style
         let frame = s.frame(cbWidth)
         var margin = s.marginEdges(cbWidth)
@@ -251,7 +280,7 @@ public final class LayoutEngine {
     }
 
     func imageIntrinsicSize(_ el: StyledElement) -> (width: Double, height: Double) {
-        let attr = { (name: String) in el.element[attribute: name].flatMap(Double.init) }
+        let attr = { (name: String) in el.element[attribute: name].flatMap { Double(decimal: $0) }?.clampedLength }
         if let size = imageSize(el.element[attribute: "src"] ?? "") { return size }
         return (attr("width") ?? 0, attr("height") ?? 0)
     }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// SVG path data (SVG 1.1 §8.3): every command, relative and absolute, turned into moves, lines,
@@ -5,9 +6,9 @@ import Foundation
 enum PathData {
     static func numbers(_ text: String) -> [Double] {
         var out: [Double] = [], current = ""
-        func flush() { if let v = Double(current) { out.append(v) }; current = "" }
+        func flush() { if let v = Double(decimal: current) { out.append(v.clampedLength) }; current = "" }
         for c in text {
-            if c.isNumber || c == "." && !current.contains(".") && !current.contains("e") { current.append(c) }
+            if c.isASCII && c.isNumber || c == "." && !current.contains(".") && !current.contains("e") { current.append(c) }
             else if c == "." { flush(); current = "." }
             else if c == "-" || c == "+" { if current.last == "e" || current.last == "E" { current.append(c) } else { flush(); current.append(c) } }
             else if c == "e" || c == "E" { current.append(c) }
@@ -101,7 +102,7 @@ enum PathData {
         let theta1 = angle(1, 0, (x1 - cx1) / rx, (y1 - cy1) / ry)
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         if !sweep && delta > 0 { delta -= 2 * Double.pi } else if sweep && delta < 0 { delta += 2 * Double.pi }
-        let segments = max(1, Int((abs(delta) / (Double.pi / 2)).rounded(.up)))
+        let segments = max(1, min(64, Int(saturating: abs(delta) / (Double.pi / 2), rounded: .up)))
         let step = delta / Double(segments)
         let k = 4 / 3 * tan(step / 4)
         var out: [VectorShape.Command] = []

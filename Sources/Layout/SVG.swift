@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Styling
 import Templating
@@ -55,13 +56,13 @@ enum SVGReader {
             if let c = attributes["color"].flatMap({ ColorParser.parse($0, currentColor: p.color) }) { p.color = c }
             if let f = paint(attributes["fill"]) { p.fill = f }
             if let s = paint(attributes["stroke"]) { p.stroke = s }
-            if let w = attributes["stroke-width"].flatMap({ Double($0.trimmed.replacing("px", with: "")) }) { p.strokeWidth = w }
+            if let w = attributes["stroke-width"].flatMap({ Double(decimal: $0.trimmed.replacing("px", with: "")) }) { p.strokeWidth = w.clampedLength }
             if let r = attributes["fill-rule"] { p.evenOdd = r.trimmed == "evenodd" }
             if let c = attributes["stroke-linecap"] { p.lineCap = c.trimmed }
             if let j = attributes["stroke-linejoin"] { p.lineJoin = j.trimmed }
-            if let o = attributes["opacity"].flatMap(Double.init) { p.opacity *= o }
-            if let o = attributes["fill-opacity"].flatMap(Double.init) { p.fillOpacity = o }
-            if let o = attributes["stroke-opacity"].flatMap(Double.init) { p.strokeOpacity = o }
+            if let o = attributes["opacity"].flatMap({ Double(decimal: $0.trimmed) }).map({ min(max($0, 0), 1) }) { p.opacity *= o }
+            if let o = attributes["fill-opacity"].flatMap({ Double(decimal: $0.trimmed) }).map({ min(max($0, 0), 1) }) { p.fillOpacity = o }
+            if let o = attributes["stroke-opacity"].flatMap({ Double(decimal: $0.trimmed) }).map({ min(max($0, 0), 1) }) { p.strokeOpacity = o }
             return p
         }
     }
@@ -81,7 +82,7 @@ enum SVGReader {
         }
     }
 
-    static func number(_ e: Element, _ name: String) -> Double { Double((e[attribute: name] ?? "0").trimmed.replacing("px", with: "")) ?? 0 }
+    static func number(_ e: Element, _ name: String) -> Double { Double(decimal: (e[attribute: name] ?? "0").trimmed.replacing("px", with: ""))?.clampedLength ?? 0 }
 
     static func shape(_ e: Element) -> [VectorShape.Command]? {
         let n = { number(e, $0) }

@@ -16,6 +16,8 @@ public struct Scene: Sendable {
     public var root: SceneBox
     /// Characters no font could draw, summed over the page.
     public var missingGlyphs: Int
+    /// Paragraphs cut at `Paragraph.maxCharacters`.
+    public var truncatedParagraphs = 0
 }
 
 public struct SceneBox: Sendable {

@@ -188,10 +188,13 @@ public enum JSONParser {
                     case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\""): out.append(bytes[i])
                     case UInt8(ascii: "u"):
                         var code = try hex4()
+                        // A high surrogate pairs only with a low one; alone, it is U+FFFD and the
+                        // escape after it is read on its own.
                         if (0xD800..<0xDC00).contains(code), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") {
+                            let mark = i
                             i += 2
                             let low = try hex4()
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) } else { i = mark }
                         }
                         out += Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
                     default: throw error("unknown escape \\\(Character(Unicode.Scalar(bytes[i])))")
@@ -206,7 +209,8 @@ public enum JSONParser {
         }
 
         mutating func hex4() throws(JSONError) -> UInt32 {
-            guard i + 4 < bytes.count, let v = UInt32(String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) else {
+            guard i + 4 < bytes.count, bytes[(i + 1)...(i + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                  let v = UInt32(String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) else {
                 throw error("\\u needs four hex digits")
             }
             i += 4

@@ -1,3 +1,4 @@
+import Checked
 /// An APNs payload, read from a `.apns` (Simulator drag-and-drop) or `.json` file.
 public struct Payload: Sendable {
     public struct Alert: Sendable, Equatable {
@@ -128,7 +129,8 @@ public enum PayloadParser {
                 payload.alert = alert
             case "badge":
                 guard case .number(let n) = value, n >= 0, n == n.rounded() else { throw fail(path, "expected a whole number ≥ 0, got \(value.compact)") }
-                payload.badge = Int(n)
+                payload.badge = Int(saturating: min(n, Double(Int32.max)))
+                if n > Double(Int32.max) { warn(path, "\(value.compact) is more than a badge holds; drawn as \(Int32.max)") }
             case "sound":
                 switch value {
                 case .string(let s): payload.sound = s

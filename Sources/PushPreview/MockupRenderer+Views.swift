@@ -1,3 +1,4 @@
+import Checked
 import ContentStage
 import Foundation
 import Imaging
@@ -23,18 +24,19 @@ extension MockupRenderer {
                 throw ConfigError("\(attachment.path): \(error)")
             }
             let size = images.size(of: src)!
-            sources.append((src, Int(size.width), Int(size.height)))
+            sources.append((src, Int(saturating: size.width), Int(saturating: size.height)))
         }
         var iconSource: String?
         if let icon = job.project.appIcon {
-            let url = job.project.folder.appendingPathComponent(icon)
-            if let data = FileManager.default.contents(atPath: url.path) {
-                let src = "media/app-icon.\(url.pathExtension.lowercased())"
-                do {
-                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
-                    iconSource = src
-                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
-            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
+            if let url = ServiceSettings.projectFile(icon, in: job.project.folder) {
+                if let data = FileManager.default.contents(atPath: url.path) {
+                    let src = "media/app-icon.\(url.pathExtension.lowercased())"
+                    do {
+                        try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                        iconSource = src
+                    } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
+                } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
+            } else { result.warnings.append("appIcon \(icon) lies outside the project; drawing the placeholder") }
         }
         return TemplateContext(notification: job.notification, appName: job.project.appName, appIconSource: iconSource, device: job.device,
                                appearance: job.appearance, locale: job.language, attachmentSources: sources)
@@ -68,7 +70,7 @@ extension MockupRenderer {
         guard let a = n.attachments.first, a.kind == .image, !a.thumbnailHidden else { return nil }
         let side = 38 * job.device.scale
         let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
-        let frame = Int(a.thumbnailTime)
+        let frame = max(0, Int(saturating: a.thumbnailTime))
         let key = "\(a.path)|\(a.bytes.count)|\(side)|\(clip)|\(frame)"
         let src = "media/\(a.identifier)-thumbnail@\(job.device.scale)x.png"
         do {
@@ -148,6 +150,9 @@ extension MockupRenderer {
                        job: Job, result: inout MockupResult) throws {
         for src in images.missing.sorted() {
             result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+        }
+        if scene.truncatedParagraphs > 0 {
+            result.warnings.append("a paragraph is longer than \(Paragraph.maxCharacters) characters; only its first \(Paragraph.maxCharacters) are laid out")
         }
         if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white

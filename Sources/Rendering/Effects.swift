@@ -1,4 +1,5 @@
 internal import CPango
+import Checked
 import Foundation
 import Layout
 import Styling
@@ -30,30 +31,35 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         let pad = (3 * sigma).rounded(.up)
         let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
         guard sw > 0, sh > 0 else { continue }
-        let pw = Int32(((sw + 2 * pad) * scale).rounded(.up)), ph = Int32(((sh + 2 * pad) * scale).rounded(.up))
+        // A mask of more than a few megapixels (a huge blur or spread) is blurred at a coarser
+        // resolution and scaled up, as Skia does: a wide blur has no fine detail to lose.
+        let fullArea = (sw + 2 * pad) * scale * (sh + 2 * pad) * scale
+        let maskScale = scale / max(1, (fullArea / ShadowMasks.maxPixels).squareRoot())
+        let pw = Int32(saturating: (sw + 2 * pad) * maskScale, rounded: .up), ph = Int32(saturating: (sh + 2 * pad) * maskScale, rounded: .up)
+        guard pw > 0, ph > 0 else { continue }
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
         // The same card casts the same shadow on every page: its blurred mask is made once.
-        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(sigma)|\(scale)"
+        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(sigma)|\(maskScale)"
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, pw))
         let bytes = ShadowMasks.shared.mask(key) {
             guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
             defer { cairo_surface_destroy(mask) }
             let mcr = cairo_create(mask)!
-            cairo_scale(mcr, scale, scale)
+            cairo_scale(mcr, maskScale, maskScale)
             roundedRect(mcr, pad, pad, sw, sh, radii)
             cairo_set_source_rgba(mcr, 0, 0, 0, 1)
             cairo_fill(mcr)
             cairo_destroy(mcr)
             cairo_surface_flush(mask)
             let data = cairo_image_surface_get_data(mask)!
-            blurA8(data, width: Int(pw), height: Int(ph), stride: stride, sigma: sigma * scale)
+            blurA8(data, width: Int(pw), height: Int(ph), stride: stride, sigma: sigma * maskScale)
             return Array(UnsafeBufferPointer(start: data, count: stride * Int(ph)))
         }
         guard bytes.count == stride * Int(ph) else { continue }
         bytes.withUnsafeBufferPointer { buffer in
             // cairo only reads a mask source: the cached bytes are lent, not copied.
             let mask = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress), CAIRO_FORMAT_A8, pw, ph, Int32(stride))!
-            cairo_surface_set_device_scale(mask, scale, scale)
+            cairo_surface_set_device_scale(mask, maskScale, maskScale)
             cairo_save(cr)
             // Not under the box itself: clip to everything outside its border box.
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
@@ -73,6 +79,8 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
 /// never depends on what is cached).
 final class ShadowMasks: @unchecked Sendable {
     static let shared = ShadowMasks()
+    /// The most pixels one mask is blurred at.
+    static let maxPixels = 4_000_000.0
     private let lock = NSLock()
     private var masks: [String: [UInt8]] = [:]
     private var bytes = 0
@@ -94,9 +102,9 @@ final class ShadowMasks: @unchecked Sendable {
 func blurA8(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double) {
     guard sigma > 0.5 else { return }
     let n = 3.0
-    var lower = Int((12 * sigma * sigma / n + 1).squareRoot())
+    var lower = Int(saturating: (12 * sigma * sigma / n + 1).squareRoot())
     if lower % 2 == 0 { lower -= 1 }
-    let m = Int(((12 * sigma * sigma - n * Double(lower * lower) - 4 * n * Double(lower) - 3 * n) / (-4 * Double(lower) - 4)).rounded())
+    let m = Int(saturating: (12 * sigma * sigma - n * Double(lower) * Double(lower) - 4 * n * Double(lower) - 3 * n) / (-4 * Double(lower) - 4), rounded: .toNearestOrAwayFromZero)
     let radii = (0..<3).map { ($0 < m ? lower : lower + 2) / 2 }
     var line = [Int](repeating: 0, count: max(width, height))
     for r in radii where r > 0 {

@@ -1,4 +1,5 @@
 internal import CPango
+import Checked
 import Imaging
 import Layout
 import Styling
@@ -13,6 +14,11 @@ public struct PNGPainter {
     public init(fonts: FontSystem, images: ImageStore, scale: Int) {
         self.fonts = fonts; self.images = images; self.scale = scale
     }
+
+    /// The tallest page drawn (pt): taller than any screen, and it bounds a page's pixels.
+    static let maxPageHeight = 10_000.0
+    /// The most background tiles one box draws.
+    static let maxTiles = 10_000
 
     /// Problems met while painting (an image that failed to decode), for the mock-up's report.
     public struct Result { public var image: RGBAImage; public var warnings: [String] }
@@ -43,7 +49,12 @@ public struct PNGPainter {
     }
 
     private func surface(_ scene: Scene, background: RGBA) -> (OpaquePointer, [String]) {
-        let w = Int((scene.width * Double(scale)).rounded(.up)), h = max(1, Int((scene.height * Double(scale)).rounded(.up)))
+        var warnings: [String] = []
+        if scene.height > Self.maxPageHeight {
+            warnings.append("the page is \(Int(saturating: scene.height)) pt tall; only its first \(Int(Self.maxPageHeight)) pt are drawn")
+        }
+        let w = max(1, Int(saturating: min(scene.width, Self.maxPageHeight) * Double(scale), rounded: .up))
+        let h = max(1, Int(saturating: min(scene.height, Self.maxPageHeight) * Double(scale), rounded: .up))
         // The pixels are ours, not cairo's: cairo clears a new surface, and an opaque background
         // is about to cover every pixel anyway (clearing was a twentieth of a gallery's time).
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(w)))
@@ -54,7 +65,6 @@ public struct PNGPainter {
         cairo_scale(cr, Double(scale), Double(scale))
         setColor(cr, background)
         cairo_paint(cr)
-        var warnings: [String] = []
         draw(scene.root, cr, &warnings)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
@@ -74,7 +84,7 @@ public struct PNGPainter {
         }
         if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii) }
         if let background = box.backgroundImage {
-            do { try drawBackground(background, box: box, cr) } catch { warnings.append("background \(background.source): \(error)") }
+            do { try drawBackground(background, box: box, cr, &warnings) } catch { warnings.append("background \(background.source): \(error)") }
         }
         drawBorders(box, cr)
         if box.clipsContent && ClipCheck.needed(box, innerRadii: innerRadii(box)) {
@@ -161,10 +171,14 @@ public struct PNGPainter {
     }
 
     /// Background image tiles, clipped to the border box (Backgrounds 3 §3).
-    private func drawBackground(_ bg: BackgroundImage, box: SceneBox, _ cr: OpaquePointer) throws(ImagingError) {
+    private func drawBackground(_ bg: BackgroundImage, box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) throws(ImagingError) {
         let clip = Rect(x: 0, y: 0, width: box.frame.width, height: box.frame.height)
         guard bg.tile.width > 0.01, bg.tile.height > 0.01 else { return }
         guard bg.repeats else { return try drawImage(bg.source, into: bg.tile, clip: clip, radii: box.radii, cr) }
+        let tiles = (clip.width / bg.tile.width + 1).rounded(.up) * (clip.height / bg.tile.height + 1).rounded(.up)
+        guard tiles <= Double(Self.maxTiles) else {
+            return warnings.append("background \(bg.source.prefix(80)): \(Int(saturating: tiles)) tiles of \(bg.tile.width)×\(bg.tile.height) pt is more than \(Self.maxTiles); not drawn")
+        }
         var y = bg.tile.y - (bg.tile.y / bg.tile.height).rounded(.up) * bg.tile.height
         while y < clip.height {
             var x = bg.tile.x - (bg.tile.x / bg.tile.width).rounded(.up) * bg.tile.width
@@ -186,13 +200,19 @@ public struct PNGPainter {
         let s = Double(scale)
         let left = max(dest.x, box.x), top = max(dest.y, box.y)
         let right = min(dest.x + dest.width, box.x + box.width), bottom = min(dest.y + dest.height, box.y + box.height)
-        let px0 = (ux + left * s).rounded(), py0 = (uy + top * s).rounded()
-        let px1 = (ux + right * s).rounded(), py1 = (uy + bottom * s).rounded()
+        var px0 = (ux + left * s).rounded(), py0 = (uy + top * s).rounded()
+        var px1 = (ux + right * s).rounded(), py1 = (uy + bottom * s).rounded()
+        // Only the device pixels the page has are resampled, however large the image is drawn.
+        let target = cairo_get_target(cr)  // the page surface: device space, even inside a group
+        if cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE {
+            px0 = max(px0, 0); py0 = max(py0, 0)
+            px1 = min(px1, Double(cairo_image_surface_get_width(target))); py1 = min(py1, Double(cairo_image_surface_get_height(target)))
+        }
         guard px1 > px0, py1 > py0 else { return }
         // Back to image pixels for exactly that device rectangle.
         let rect = Resampler.Rect(x: ((px0 - ux) / s - dest.x) / sx, y: ((py0 - uy) / s - dest.y) / sy,
                                   width: (px1 - px0) / s / sx, height: (py1 - py0) / s / sy)
-        guard let pixels = try images.pixels(source, rect: rect, width: Int(px1 - px0), height: Int(py1 - py0)) else { return }
+        guard let pixels = try images.pixels(source, rect: rect, width: Int(saturating: px1 - px0), height: Int(saturating: py1 - py0)) else { return }
 
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
         var argb = pixels.argb32(stride: stride)

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -46,10 +47,13 @@ public struct ServiceSettings: Sendable {
     /// `path` (relative to the project, or absolute) as a file inside one of the media roots,
     /// symlinks resolved first; nil when it lies outside them.
     public func mediaFile(_ path: String, in projectFolder: URL) -> URL? {
-        let candidate = path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.appendingPathComponent(path)
-        let resolved = candidate.standardizedFileURL.resolvingSymlinksInPath()
-        let roots = mediaRoots.map { projectFolder.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path + "/" }
-        return roots.contains(where: resolved.path.hasPrefix) ? resolved : nil
+        Confinement.file(path, relativeTo: projectFolder, within: mediaRoots.map { projectFolder.appendingPathComponent($0) })
+    }
+
+    /// A file the project names for itself (keys, enrichment data, the app group, the icon): inside
+    /// the project folder, by the same rule as media; nil when it lies outside.
+    public static func projectFile(_ path: String, in projectFolder: URL) -> URL? {
+        Confinement.file(path, relativeTo: projectFolder, within: [projectFolder])
     }
 
     public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "decrypt", "enrich"]

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Imaging
 import Payload
@@ -96,4 +97,4 @@ public struct ServiceStage: Sendable {
     }
 }
 
-func formatSeconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
+func formatSeconds(_ s: Double) -> String { s == s.rounded() ? String(Int(saturating: s)) : String(s) }

@@ -1,3 +1,4 @@
+import Checked
 import Templating
 import Typography
 
@@ -41,8 +42,8 @@ public struct LinearGradient: Sendable, Equatable {
         var parts = splitTopLevel(String(t.dropFirst(16).dropLast()), separator: ",").map(\.trimmed)
         var angle = 180.0
         let first = parts.first?.lowercased() ?? ""
-        if first.hasSuffix("deg"), let a = Double(first.dropLast(3)) { angle = a; parts.removeFirst() }
-        else if first.hasSuffix("turn"), let a = Double(first.dropLast(4)) { angle = a * 360; parts.removeFirst() }
+        if first.hasSuffix("deg"), let a = Double(decimal: first.dropLast(3)) { angle = a; parts.removeFirst() }
+        else if first.hasSuffix("turn"), let a = Double(decimal: first.dropLast(4)) { angle = a * 360; parts.removeFirst() }
         else if first.hasPrefix("to ") {
             let sides = Set(first.dropFirst(3).split(separator: " ").map(String.init))
             let table: [Set<String>: Double] = [["top"]: 0, ["right"]: 90, ["bottom"]: 180, ["left"]: 270,
@@ -57,7 +58,7 @@ public struct LinearGradient: Sendable, Equatable {
             guard let colorText = pieces.first, let color = ColorParser.parse(colorText, currentColor: currentColor) else { return nil }
             var position: Double?
             if pieces.count > 1 {
-                guard pieces[1].hasSuffix("%"), let v = Double(pieces[1].dropLast()) else { return nil }
+                guard pieces[1].hasSuffix("%"), let v = Double(decimal: pieces[1].dropLast()) else { return nil }
                 position = v / 100
             }
             stops.append((color, position))

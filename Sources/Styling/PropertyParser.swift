@@ -1,3 +1,4 @@
+import Checked
 import Typography
 import Templating
 
@@ -81,10 +82,10 @@ struct PropertyParser {
         case "border-bottom-left-radius": return set(length(v, auto: false)) { s.borderRadius[3] = $0 }
         case "box-sizing": s.borderBoxSizing = lower == "border-box"; return lower == "border-box" || lower == "content-box"
         case "aspect-ratio":
-            let parts = lower.split(separator: "/").compactMap { Double($0.trimmed) }
+            let parts = lower.split(separator: "/").compactMap { Double(decimal: $0.trimmed) }
             return set(parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil) { s.aspectRatio = $0 }
         case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
-        case "opacity": return set(Double(lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
+        case "opacity": return set(Double(decimal: lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
         case "background-image":
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
@@ -116,17 +117,17 @@ struct PropertyParser {
         case "align-items": return set(ComputedStyle.Align(rawValue: lower)) { s.alignItems = $0 }
         case "align-content": return set(ComputedStyle.Align(rawValue: lower)) { s.alignContent = $0 }
         case "align-self": return set(ComputedStyle.Align(rawValue: lower)) { s.alignSelf = $0 }
-        case "flex-grow": return set(Double(lower)) { s.flexGrow = $0 }
-        case "flex-shrink": return set(Double(lower)) { s.flexShrink = $0 }
+        case "flex-grow": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexGrow = $0 }
+        case "flex-shrink": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexShrink = $0 }
         case "flex-basis": return set(length(v)) { s.flexBasis = $0 }
         case "flex":
             let parts = lower.split(whereSeparator: \.isWhitespace).map(String.init)
             if lower == "none" { s.flexGrow = 0; s.flexShrink = 0; s.flexBasis = .auto; return true }
             if lower == "auto" { s.flexGrow = 1; s.flexShrink = 1; s.flexBasis = .auto; return true }
-            guard let grow = parts.first.flatMap(Double.init) else { return false }
+            guard let grow = parts.first.flatMap({ Double(decimal: $0) }).map({ min(max($0, 0), .maxLength) }) else { return false }
             s.flexGrow = grow
-            s.flexShrink = parts.count > 1 ? (Double(parts[1]) ?? 1) : 1
-            let basis = parts.count > 1 && Double(parts[1]) == nil ? parts[1] : parts.count > 2 ? parts[2] : "0"
+            s.flexShrink = parts.count > 1 ? min(max(Double(decimal: parts[1]) ?? 1, 0), .maxLength) : 1
+            let basis = parts.count > 1 && Double(decimal: parts[1]) == nil ? parts[1] : parts.count > 2 ? parts[2] : "0"
             return set(length(basis)) { s.flexBasis = $0 }
         case "gap": return set(sides(v, points)) { s.rowGap = $0[0]; s.columnGap = $0[1] }
         case "row-gap": return set(points(v)) { s.rowGap = $0 }
@@ -139,7 +140,9 @@ struct PropertyParser {
         case "font-size":
             let base = parent.fontSize
             guard let size = Length.parse(v, fontSize: base, rootFontSize: rootFontSize, allowAuto: false) else { return false }
-            s.fontSize = size.resolve(base) ?? base
+            // Blink caps a computed font size at 10,000 px (kMaximumAllowedFontSize); negatives are invalid.
+            guard let resolved = size.resolve(base), resolved >= 0 else { return false }
+            s.fontSize = min(resolved, 10_000)
             return true
         case "font-weight":
             let named = ["normal": 400, "bold": 700, "bolder": min(900, parent.fontWeight + 300), "lighter": max(100, parent.fontWeight - 300)]
@@ -147,7 +150,7 @@ struct PropertyParser {
         case "font-style": s.italic = lower == "italic" || lower == "oblique"; return ["italic", "oblique", "normal"].contains(lower)
         case "line-height":
             if lower == "normal" { s.lineHeight = nil; return true }
-            if let n = Double(lower) { s.lineHeight = n * s.fontSize; return true }
+            if let n = Double(decimal: lower) { s.lineHeight = (n * s.fontSize).clampedLength; return true }
             guard let l = length(v, auto: false) else { return false }
             s.lineHeight = l.resolve(s.fontSize)
             return true
@@ -162,7 +165,7 @@ struct PropertyParser {
             s.breaksWords = ["anywhere", "break-word", "break-all"].contains(lower)
             return s.breaksWords || lower == "normal" || lower == "keep-all"
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
-        case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower)) { s.lineClamp = $0 }
+        case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
         case "-webkit-box-orient": return true // the line-clamp idiom
         default: return false

@@ -6,8 +6,11 @@ public struct StyledElement: Sendable {
     public var element: Element
     public var style: ComputedStyle
     public var children: [StyledNode]
-    public init(element: Element, style: ComputedStyle, children: [StyledNode]) {
-        self.element = element; self.style = style; self.children = children
+    /// This element's number in document order (from 1; 0 for boxes layout makes up), so that
+    /// layout can remember what it measured.
+    public var serial: Int
+    public init(element: Element, style: ComputedStyle, children: [StyledNode], serial: Int = 0) {
+        self.element = element; self.style = style; self.children = children; self.serial = serial
     }
 }
 
@@ -35,12 +38,15 @@ public struct StyleResolver: Sendable {
         var warnings: [TemplateWarning] = []
         var root = ComputedStyle()
         root.display = .block
-        let styled = resolve(body, parent: root, ancestors: [], file: file, warnings: &warnings)
+        var serial = 0
+        let styled = resolve(body, parent: root, ancestors: [], file: file, serial: &serial, warnings: &warnings)
         return (styled, warnings)
     }
 
     private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Element], file: String,
-                         warnings: inout [TemplateWarning]) -> StyledElement {
+                         serial: inout Int, warnings: inout [TemplateWarning]) -> StyledElement {
+        serial += 1
+        let number = serial
         var matched: [(decl: Stylesheet.Declaration, rank: Int, order: Int, file: String)] = []
         var order = 0
         for sheet in sheets {
@@ -76,10 +82,10 @@ public struct StyleResolver: Sendable {
         for child in element.children {
             switch child {
             case .text(let t): children.append(.text(t))
-            case .element(let e): children.append(.element(resolve(e, parent: style, ancestors: path, file: file, warnings: &warnings)))
+            case .element(let e): children.append(.element(resolve(e, parent: style, ancestors: path, file: file, serial: &serial, warnings: &warnings)))
             }
         }
-        return StyledElement(element: element, style: style, children: children)
+        return StyledElement(element: element, style: style, children: children, serial: number)
     }
 
     /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.

@@ -34,6 +34,7 @@ public struct Stylesheet: Sendable {
             if s.peek == "@" {
                 let line = s.line
                 let prelude = s.read(until: ["{", ";"])
+                if s.atEnd { warn(line, "\(prelude.trimmed.prefix(60)) is never closed: a { … } block or ; is missing at the end"); return }
                 if s.peek == ";" { s.advance(); warn(line, "\(prelude.trimmed) is not supported; ignored"); continue }
                 s.advance() // {
                 let lower = prelude.lowercased()
@@ -51,6 +52,8 @@ public struct Stylesheet: Sendable {
             s.advance()
             let body = s.read(until: ["}"], nestedBraces: true)
             let bodyLine = line + selectorText.filter { $0 == "\n" }.count
+            // As CSS Syntax §5.4 says, the end of the sheet closes an open block: the rule applies.
+            if s.atEnd { warn(line, "the rule \(selectorText.trimmed.prefix(60)) { is never closed: a } is missing at the end") }
             s.advance()
             guard let selectors = Selector.parseList(selectorText) else {
                 warn(line, "selector \"\(selectorText.trimmed)\" is not supported (type, class, id, *, descendant and > child); rule ignored")
@@ -127,12 +130,17 @@ struct CSSScanner {
     var line: Int
     init(_ text: String, line: Int) { chars = Array(text); self.line = line }
     var atEnd: Bool { i >= chars.count }
-    var peek: Character { chars[i] }
-    mutating func advance() { if chars[i] == "\n" { line += 1 }; i += 1 }
+    /// nil at the end: the scanner never reads past it, however the sheet is cut short.
+    var peek: Character? { i < chars.count ? chars[i] : nil }
+    mutating func advance() {
+        guard i < chars.count else { return }
+        if chars[i] == "\n" { line += 1 }
+        i += 1
+    }
 
     mutating func skipWhitespaceAndComments() {
         while !atEnd {
-            if peek.isWhitespace { advance() }
+            if peek?.isWhitespace == true { advance() }
             else if peek == "/", i + 1 < chars.count, chars[i + 1] == "*" {
                 advance(); advance()
                 while !atEnd, !(peek == "*" && i + 1 < chars.count && chars[i + 1] == "/") { advance() }
@@ -147,7 +155,7 @@ struct CSSScanner {
         var depth = 0
         var quote: Character?
         while !atEnd {
-            let c = peek
+            let c = chars[i]
             if let q = quote { out.append(c); advance(); if c == q { quote = nil }; continue }
             if c == "/", i + 1 < chars.count, chars[i + 1] == "*" { skipWhitespaceAndComments(); out.append(" "); continue }
             if c == "\"" || c == "'" { quote = c }

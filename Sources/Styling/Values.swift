@@ -1,3 +1,4 @@
+import Checked
 import Templating
 import Typography
 
@@ -23,8 +24,8 @@ public enum Length: Sendable, Equatable {
         if t == "auto" { return allowAuto ? .auto : nil }
         if t == "0" { return .points(0) }
         for (unit, factor) in [("px", 1.0), ("pt", 1.0), ("rem", rootFontSize), ("em", fontSize), ("%", -1)] where t.hasSuffix(unit) {
-            guard let n = Double(t.dropLast(unit.count)) else { return nil }
-            return factor < 0 ? .percent(n) : .points(n * factor)
+            guard let n = Double(decimal: t.dropLast(unit.count)) else { return nil }
+            return factor < 0 ? .percent(n.clampedLength) : .points((n * factor).clampedLength)
         }
         return nil
     }
@@ -50,7 +51,7 @@ public enum ColorParser {
                       let b = fraction(args[2], whole: 255), let alpha else { return nil }
                 return RGBA(r, g, b, alpha)
             case "hsl", "hsla":
-                guard let h = Double(args[0].replacing("deg", with: "")), let s = fraction(args[1], whole: 100),
+                guard let h = Double(decimal: args[0].replacing("deg", with: "")), let s = fraction(args[1], whole: 100),
                       let l = fraction(args[2], whole: 100), let alpha else { return nil }
                 return hsl(h, s, l, alpha)
             default: return nil
@@ -61,12 +62,12 @@ public enum ColorParser {
 
     /// A number out of `whole`, or a percentage; clamped to 0...1.
     static func fraction(_ s: String, whole: Double) -> Double? {
-        if s.hasSuffix("%"), let v = Double(s.dropLast()) { return min(max(v / 100, 0), 1) }
-        return Double(s).map { min(max($0 / whole, 0), 1) }
+        if s.hasSuffix("%"), let v = Double(decimal: s.dropLast()) { return min(max(v / 100, 0), 1) }
+        return Double(decimal: s).map { min(max($0 / whole, 0), 1) }
     }
 
     static func hex(_ h: String) -> RGBA? {
-        guard h.allSatisfy(\.isHexDigit) else { return nil }
+        guard h.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         let digits = h.count == 3 || h.count == 4 ? h.flatMap { [$0, $0] } : Array(h)
         guard digits.count == 6 || digits.count == 8 else { return nil }
         let v = stride(from: 0, to: digits.count, by: 2).map { Double(Int(String(digits[$0...$0 + 1]), radix: 16)!) / 255 }

@@ -81,6 +81,9 @@ struct MustacheParser {
                 guard parts.count == 2 else { throw error("set-delimiter tag needs two delimiters, like {{=<% %>=}}", at: tagStart) }
                 open = Array(parts[0].unicodeScalars); close = Array(parts[1].unicodeScalars)
             case "#", "^":
+                guard stack.count <= MustacheRenderer.maxDepth else {
+                    throw error("sections nest deeper than \(MustacheRenderer.maxDepth) levels", at: tagStart)
+                }
                 stack.append((content, kind == "^", tagStart, []))
             case "/":
                 guard stack.count > 1, let section = stack.popLast(), section.name == content else {
@@ -130,7 +133,12 @@ struct MustacheParser {
 struct MustacheRenderer {
     let partials: (String) -> String?
     let templateName: String
+    /// Sections and partials nest at most this deep.
     static let maxDepth = 64
+    /// What one render may do: tags visited and characters written. A template whose loops
+    /// multiply (a section in a section in a section…) stops here with an error.
+    static let maxSteps = 1_000_000, maxOutput = 4 << 20
+    var steps = 0
 
     func lookup(_ name: String, _ stack: [TemplateValue]) -> TemplateValue {
         if name == "." { return stack.last ?? .null }
@@ -142,6 +150,11 @@ struct MustacheRenderer {
 
     mutating func render(_ nodes: [MustacheTemplate.Node], stack: [TemplateValue], into out: inout String, depth: Int) throws(MustacheError) {
         for node in nodes {
+            steps += 1
+            guard steps <= Self.maxSteps, out.utf8.count <= Self.maxOutput else {
+                throw MustacheError(file: templateName, line: 0, column: 0,
+                                    message: "the template expands past \(Self.maxSteps) tags or \(Self.maxOutput >> 20) MB of output (sections inside sections over long lists?); not drawn")
+            }
             switch node {
             case .text(let text): out += text
             case .variable(let name, let escaped):
@@ -149,12 +162,15 @@ struct MustacheRenderer {
                 out += escaped ? escapeHTML(text) : text
             case .section(let name, let inverted, let children):
                 let value = lookup(name, stack)
+                guard depth < Self.maxDepth else {
+                    throw MustacheError(file: templateName, line: 0, column: 0, message: "sections and partials nest deeper than \(Self.maxDepth) levels")
+                }
                 if inverted {
-                    if value.isFalsey { try render(children, stack: stack, into: &out, depth: depth) }
+                    if value.isFalsey { try render(children, stack: stack, into: &out, depth: depth + 1) }
                 } else if case .list(let items) = value {
-                    for item in items { try render(children, stack: stack + [item], into: &out, depth: depth) }
+                    for item in items { try render(children, stack: stack + [item], into: &out, depth: depth + 1) }
                 } else if !value.isFalsey {
-                    try render(children, stack: stack + [value], into: &out, depth: depth)
+                    try render(children, stack: stack + [value], into: &out, depth: depth + 1)
                 }
             case .partial(let name, let indent):
                 guard let source = partials(name) else { continue }

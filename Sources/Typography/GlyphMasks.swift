@@ -1,4 +1,5 @@
 internal import CPango
+import Checked
 
 /// Glyph coverage masks, each drawn once per font, glyph, device scale and quarter-pixel offset,
 /// then stamped wherever the glyph appears. This is how Chromium (Skia) draws text: horizontal
@@ -15,6 +16,8 @@ final class GlyphMasks {
     private let single = pango_glyph_string_new()!
     /// Past this many bytes of masks (pages of CJK text at several scales), start over.
     private let budget = 16 << 20
+    /// Font sizes (device pixels) above this are not masked.
+    static let largestMaskedGlyph = 256.0
     private var bytes = 0
 
     init() { pango_glyph_string_set_size(single, 1) }
@@ -41,6 +44,12 @@ final class GlyphMasks {
         var m = cairo_matrix_t()
         cairo_get_matrix(cairo, &m)
         guard m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0 else { return false }
+        // Glyphs larger than a few hundred device pixels are filled as outlines: one mask each would
+        // be megabytes (Skia draws large glyphs as paths too).
+        let description = pango_font_describe_with_absolute_size(font)
+        let pixels = Double(pango_font_description_get_size(description)) / Double(PANGO_SCALE) * m.xx
+        pango_font_description_free(description)
+        guard pixels <= Self.largestMaskedGlyph else { return false }
         if bytes > budget { clear() }
         let fontKey = Int(bitPattern: font)
         if fonts[fontKey] == nil { fonts[fontKey] = font; g_object_ref(UnsafeMutableRawPointer(font)) }
@@ -54,7 +63,7 @@ final class GlyphMasks {
             if info.glyph == PANGO_GLYPH_EMPTY || info.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { continue }
             let dx = m.xx * (x + advance + Double(info.geometry.x_offset) / unit) + m.x0
             let dy = m.yy * (y + Double(info.geometry.y_offset) / unit) + m.y0
-            let quarters = Int((dx * 4 + 0.5).rounded(.down))
+            let quarters = Int(saturating: dx * 4 + 0.5, rounded: .down)
             let (px, phase) = (quarters >> 2, quarters & 3)
             let key = Key(font: fontKey, glyph: info.glyph, scale: m.xx, phase: phase)
             let mask = masks[key] ?? make(key, font: font)
@@ -71,11 +80,11 @@ final class GlyphMasks {
         let unit = Double(PANGO_SCALE), s = key.scale, offset = Double(key.phase) / 4
         guard ink.width > 0, ink.height > 0 else { masks[key] = Mask(surface: nil, left: 0, top: 0); return masks[key]! }
         // Two device pixels of margin: outlines may reach past the reported ink box.
-        let left = Int((Double(ink.x) / unit * s + offset).rounded(.down)) - 2
-        let top = Int((Double(ink.y) / unit * s).rounded(.down)) - 2
-        let right = Int((Double(ink.x + ink.width) / unit * s + offset).rounded(.up)) + 2
-        let bottom = Int((Double(ink.y + ink.height) / unit * s).rounded(.up)) + 2
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(right - left), Int32(bottom - top))!
+        let left = Int(saturating: Double(ink.x) / unit * s + offset, rounded: .down) - 2
+        let top = Int(saturating: Double(ink.y) / unit * s, rounded: .down) - 2
+        let right = Int(saturating: Double(ink.x + ink.width) / unit * s + offset, rounded: .up) + 2
+        let bottom = Int(saturating: Double(ink.y + ink.height) / unit * s, rounded: .up) + 2
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(clamping: right - left), Int32(clamping: bottom - top))!
         let cr = cairo_create(surface)!
         cairo_translate(cr, offset - Double(left), -Double(top))
         cairo_scale(cr, s, s)

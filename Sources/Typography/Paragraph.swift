@@ -1,3 +1,4 @@
+import Checked
 /// A colour with straight alpha, components 0...1.
 public struct RGBA: Sendable, Hashable, Codable {
     public var r, g, b, a: Double
@@ -6,7 +7,7 @@ public struct RGBA: Sendable, Hashable, Codable {
 
     /// `#rrggbb` or `rgba(…)` for CSS.
     public var css: String {
-        func byte(_ v: Double) -> Int { Int((v * 255).rounded()) }
+        func byte(_ v: Double) -> Int { Int(saturating: min(max(v, 0), 1) * 255, rounded: .toNearestOrAwayFromZero) }
         if a >= 1 { return "#" + [r, g, b].map { String(byte($0), radix: 16).leftPadded(2) }.joined() }
         return "rgba(\(byte(r)), \(byte(g)), \(byte(b)), \(formatNumber(a)))"
     }
@@ -44,6 +45,8 @@ public struct Paragraph: Sendable, Hashable {
     }
 
     public var runs: [Run]
+    /// Text past this many characters in one paragraph is not laid out (a warning says so).
+    public static let maxCharacters = 5_000
     /// Wrap width in points; nil = no wrapping.
     public var width: Double?
     public var alignment: Alignment = .left
@@ -93,6 +96,7 @@ extension String {
 /// Shortest decimal form, stable across platforms: 1, 0.5, 12.25.
 public func formatNumber(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
     var s = String(format3: v)
     while s.hasSuffix("0") { s.removeLast() }
     if s.hasSuffix(".") { s.removeLast() }
@@ -102,7 +106,7 @@ public func formatNumber(_ v: Double) -> String {
 extension String {
     /// Three decimals without Foundation's locale-dependent formatting.
     init(format3 v: Double) {
-        let scaled = Int((abs(v) * 1000).rounded())
+        let scaled = Int(saturating: abs(v) * 1000, rounded: .toNearestOrAwayFromZero)
         let sign = v < 0 && scaled != 0 ? "-" : ""
         self = "\(sign)\(scaled / 1000).\(String(scaled % 1000).leftPadded(3))"
     }

@@ -1,4 +1,5 @@
 internal import CPango
+import Checked
 
 /// The Pango side of a paragraph: the same `Paragraph` always gives the same layout, so layout
 /// measures it and the painter rebuilds it to draw, with nothing C-shaped in between.
@@ -160,7 +161,7 @@ extension FontSystem {
         let description = pango_font_description_new()
         pango_font_description_set_family(description, style.family)
         pango_font_description_set_absolute_size(description, style.size * Double(PANGO_SCALE))
-        pango_font_description_set_weight(description, PangoWeight(UInt32(style.weight)))
+        pango_font_description_set_weight(description, PangoWeight(UInt32(clamping: style.weight)))
         pango_font_description_set_style(description, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         let metrics = pango_context_get_metrics(context(language: "en", rightToLeft: false), description, pango_language_from_string("en"))
         let scale = Double(PANGO_SCALE)
@@ -272,11 +273,11 @@ extension FontSystem {
         pango_layout_set_text(layout, text, -1)
         let scale = Double(PANGO_SCALE)
         if let width = p.width, p.wraps || p.maxLines != nil {
-            pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
+            pango_layout_set_width(layout, Int32(saturating: width * scale, rounded: .down))
             pango_layout_set_wrap(layout, p.breaksWords ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
         }
         if let lines = p.maxLines {
-            pango_layout_set_height(layout, Int32(-lines))
+            pango_layout_set_height(layout, Int32(clamping: -lines))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         }
         switch p.alignment {
@@ -302,8 +303,8 @@ extension FontSystem {
             }
         }
         for object in p.objects {
-            var logical = PangoRectangle(x: 0, y: Int32((-object.ascent * scale).rounded()), width: Int32((object.width * scale).rounded()),
-                                         height: Int32(((object.ascent + object.descent) * scale).rounded()))
+            var logical = PangoRectangle(x: 0, y: pangoUnits(-object.ascent), width: pangoUnits(object.width),
+                                         height: pangoUnits(object.ascent + object.descent))
             var ink = logical
             if let shape = pango_attr_shape_new(&ink, &logical) {
                 shape.pointee.start_index = UInt32(object.byteOffset)
@@ -359,21 +360,20 @@ extension FontSystem {
     }
 
     private func attributes(for s: TextStyle, lineHeight: Double?, leading: Bool = true) -> [UnsafeMutablePointer<PangoAttribute>] {
-        let scale = Double(PANGO_SCALE)
-        func u16(_ v: Double) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
+        func u16(_ v: Double) -> UInt16 { UInt16(saturating: v * 65535, rounded: .toNearestOrAwayFromZero) }
         var list: [UnsafeMutablePointer<PangoAttribute>?] = [
             pango_attr_family_new(s.family),
-            pango_attr_size_new_absolute(Int32((s.size * scale).rounded())),
-            pango_attr_weight_new(PangoWeight(UInt32(s.weight))),
+            pango_attr_size_new_absolute(pangoUnits(s.size)),
+            pango_attr_weight_new(PangoWeight(UInt32(clamping: s.weight))),
             pango_attr_style_new(s.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL),
             pango_attr_foreground_new(u16(s.color.r), u16(s.color.g), u16(s.color.b)),
             pango_attr_foreground_alpha_new(u16(s.color.a)),
         ]
-        if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(Int32((s.letterSpacing * scale).rounded()))) }
+        if s.letterSpacing != 0 { list.append(pango_attr_letter_spacing_new(pangoUnits(s.letterSpacing))) }
         if s.underline { list.append(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if s.lineThrough { list.append(pango_attr_strikethrough_new(1)) }
-        if s.pangoRise != 0 { list.append(pango_attr_rise_new(Int32((s.pangoRise * scale).rounded()))) }
-        if leading, let lineHeight = s.pangoLineHeight ?? s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(Int32((lineHeight * scale).rounded()))) }
+        if s.pangoRise != 0 { list.append(pango_attr_rise_new(pangoUnits(s.pangoRise))) }
+        if leading, let lineHeight = s.pangoLineHeight ?? s.lineHeight ?? lineHeight { list.append(pango_attr_line_height_new_absolute(pangoUnits(lineHeight))) }
         return list.compactMap { $0 }
     }
 }
@@ -425,3 +425,6 @@ extension String {
         return String(out)
     }
 }
+
+/// A length in Pango units (1/1024 px), saturated: Pango keeps them in 32 bits.
+func pangoUnits(_ v: Double) -> Int32 { Int32(saturating: v * Double(PANGO_SCALE), rounded: .toNearestOrAwayFromZero) }

@@ -1,4 +1,5 @@
 import Foundation
+import Payload
 
 /// One Notification Content Extension, from its Info.plist (reference §5.2): the categories it
 /// draws and how the system frames its view.
@@ -25,8 +26,8 @@ public struct ContentExtension: Sendable, Equatable {
         }
         guard data.count <= 1 << 20 else { return (nil, [ConfigIssue(.error, file: file, "\(data.count) bytes; an Info.plist over 1 MB is not read")]) }
         let plist: Any
-        do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
-            return (nil, [ConfigIssue(.error, file: file, "not a property list (XML or binary): \(error.localizedDescription)")])
+        do { plist = try PropertyList.read([UInt8](data), file: file) } catch {
+            return (nil, [ConfigIssue(.error, file: file, location: error.position, "not a property list (XML or binary): \(error.message)")])
         }
         guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
             return (nil, [ConfigIssue(.error, file: file, location: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])

@@ -174,7 +174,7 @@ enum GalleryPage {
         return out + "</details>"
     }
 
-    static func formatPoints(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+    static func formatPoints(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.1f", v) }
 
     static func hexToBase64(_ hex: String) -> String {
         var bytes: [UInt8] = []

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// Supervised worker processes to render in (the command line's way): the executable that serves
@@ -124,5 +125,5 @@ final class WorkerProcess {
         return names[n] ?? "signal \(n)"
     }
 
-    static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
+    static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(saturating: s)) s" : "\(s) s" }
 }

@@ -75,9 +75,10 @@ public struct Localizer: Sendable {
             if chars.first == "%" { out.append("%"); chars = chars.dropFirst(); continue }
             var spec = chars
             var index: Int?
-            let digits = spec.prefix { $0.isNumber }
+            let digits = spec.prefix { $0.isASCII && $0.isNumber }
             if !digits.isEmpty, spec.dropFirst(digits.count).first == "$" {
-                index = Int(digits)! - 1
+                // %1$@ is the first argument; %0$@ and positions past any argument list are no argument.
+                index = Int(digits).map { $0 - 1 } ?? Int.max
                 spec = spec.dropFirst(digits.count + 1)
             }
             let length = spec.prefix { $0 == "l" || $0 == "h" || $0 == "q" }
@@ -85,8 +86,10 @@ public struct Localizer: Sendable {
             guard let conversion = spec.first, "@diuxXfs".contains(conversion) else { out.append("%"); continue }
             chars = spec.dropFirst()
             let i = index ?? next
-            next = i + 1
-            if i < args.count { out += args[i] } else { warnings.append("\"\(format)\" needs argument \(i + 1), only \(args.count) given; left empty") }
+            next = i == Int.max ? i : i + 1
+            if i >= 0 && i < args.count { out += args[i] }
+            else if i < 0 { warnings.append("\"\(format)\": %0$ names no argument (positions start at 1); left empty") }
+            else { warnings.append("\"\(format)\" needs argument \(i == Int.max ? String(digits) : String(i + 1)), only \(args.count) given; left empty") }
         }
         return Resolved(text: out, source: source, warnings: warnings)
     }

@@ -2,7 +2,7 @@
 /// close neighbours (https://cldr.unicode.org/index/cldr-spec/plural-rules).
 public enum PluralRules {
     public static func category(for n: Int, language: String) -> String {
-        let i = abs(n), mod10 = i % 10, mod100 = i % 100
+        let i = n.magnitude, mod10 = i % 10, mod100 = i % 100  // abs(Int.min) would trap
         switch language {
         case "vi", "ja", "zh", "ko", "th", "id", "ms":
             return "other"

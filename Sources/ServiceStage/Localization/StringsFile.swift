@@ -39,19 +39,23 @@ public enum StringsFile {
         let file: String
         var i = 0
         var atEnd: Bool { i >= chars.count }
-        var peek: Unicode.Scalar { chars[i] }
-        var line: Int { chars[0..<min(i, chars.count)].filter { $0 == "\n" }.count + 1 }
+        /// nil at the end: the scanner never reads past it, however the file is cut short.
+        var peek: Unicode.Scalar? { i < chars.count ? chars[i] : nil }
 
-        func error(_ m: String) -> ParseError { ParseError(file: file, line: line, message: m) }
+        /// The line of position `at`, counted only when a message needs it (counting for every
+        /// string made a large table quadratic).
+        func line(at position: Int) -> Int { chars[0..<min(position, chars.count)].lazy.filter { $0 == "\n" }.count + 1 }
+
+        func error(_ m: String) -> ParseError { ParseError(file: file, line: line(at: i), message: m) }
 
         mutating func skipSpaceAndComments() throws(ParseError) {
             while !atEnd {
-                if peek.properties.isWhitespace { i += 1 }
+                if peek!.properties.isWhitespace { i += 1 }
                 else if peek == "/", i + 1 < chars.count, chars[i + 1] == "*" {
-                    let start = line
+                    let start = i
                     i += 2
                     while !atEnd, !(peek == "*" && i + 1 < chars.count && chars[i + 1] == "/") { i += 1 }
-                    guard !atEnd else { throw ParseError(file: file, line: start, message: "comment /* is never closed") }
+                    guard !atEnd else { throw ParseError(file: file, line: line(at: start), message: "comment /* is never closed") }
                     i += 2
                 } else if peek == "/", i + 1 < chars.count, chars[i + 1] == "/" {
                     while !atEnd, peek != "\n" { i += 1 }
@@ -60,30 +64,28 @@ public enum StringsFile {
         }
 
         mutating func expect(_ c: Unicode.Scalar) throws(ParseError) {
-            guard !atEnd, peek == c else { throw error("expected \(c)\(atEnd ? " before the end of the file" : ", found \(peek)")") }
+            guard let found = peek, found == c else { throw error("expected \(c)\(peek.map { ", found \($0)" } ?? " before the end of the file")") }
             i += 1
         }
 
         mutating func string() throws(ParseError) -> String {
-            guard !atEnd else { throw error("expected a \"string\"") }
-            if peek != "\"" { // unquoted: letters, digits and _.$:/-
+            guard let first = peek else { throw error("expected a \"string\" before the end of the file") }
+            if first != "\"" { // unquoted: letters, digits and _.$:/-
                 var out = String.UnicodeScalarView()
-                while !atEnd, peek.properties.isAlphabetic || ("0"..."9").contains(peek) || "_.$:/-".unicodeScalars.contains(peek) {
-                    out.append(peek); i += 1
+                while let c = peek, c.properties.isAlphabetic || ("0"..."9").contains(c) || "_.$:/-".unicodeScalars.contains(c) {
+                    out.append(c); i += 1
                 }
-                guard !out.isEmpty else { throw error("expected a \"string\", found \(peek)") }
+                guard !out.isEmpty else { throw error("expected a \"string\", found \(first)") }
                 return String(out)
             }
-            let start = line
+            let start = i
             i += 1
             var out = String.UnicodeScalarView()
-            while !atEnd {
-                let c = peek
+            while let c = peek {
                 i += 1
                 if c == "\"" { return String(out) }
                 if c != "\\" { out.append(c); continue }
-                guard !atEnd else { break }
-                let e = peek
+                guard let e = peek else { break }
                 i += 1
                 switch e {
                 case "n": out.append("\n")
@@ -91,13 +93,13 @@ public enum StringsFile {
                 case "r": out.append("\r")
                 case "U", "u":
                     var hex = ""
-                    while hex.count < 4, !atEnd, peek.properties.isASCIIHexDigit { hex.unicodeScalars.append(peek); i += 1 }
+                    while hex.count < 4, let h = peek, h.properties.isASCIIHexDigit { hex.unicodeScalars.append(h); i += 1 }
                     guard let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) else { throw error("\\U needs four hex digits") }
                     out.append(scalar)
                 default: out.append(e)
                 }
             }
-            throw ParseError(file: file, line: start, message: "string is never closed (a \" is missing)")
+            throw ParseError(file: file, line: line(at: start), message: "string is never closed (a \" is missing)")
         }
     }
 }

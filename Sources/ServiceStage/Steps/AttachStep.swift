@@ -16,7 +16,14 @@ final class AttachStep: @unchecked Sendable {
 
     struct Attached { var attachment: UNNotificationAttachment; var bytes: Int; var cacheHit: Bool }
 
-    var cacheFolder: URL { projectFolder.appendingPathComponent(settings.appGroup).appendingPathComponent("cache") }
+    /// The app group's download cache, which must resolve inside the project (a symlinked
+    /// `app-group/cache` would have downloads written elsewhere).
+    func cacheFolder() throws(UNError) -> URL {
+        guard let folder = ServiceSettings.projectFile(settings.appGroup + "/cache", in: projectFolder) else {
+            throw UNError(.attachmentMoveIntoDataStoreFailed, "\(settings.appGroup)/cache lies outside the project (a symlink?); nothing is cached or read from it")
+        }
+        return folder
+    }
 
     func cancel() { lock.withLock { current?.cancel() } }
 
@@ -77,7 +84,7 @@ final class AttachStep: @unchecked Sendable {
     func store(_ bytes: [UInt8]) throws(UNError) -> (URL, Int) {
         guard let type = MediaType(sniffing: bytes) else { throw UNError(.attachmentUnrecognizedType, "not an image, audio or movie file") }
         let ext = MediaType.known.first { $0.uti == type.uti }?.extensions.first ?? "bin"
-        let file = cacheFolder.appendingPathComponent("objects/\(SHA256.hex(bytes)).\(ext)")
+        let file = try cacheFolder().appendingPathComponent("objects/\(SHA256.hex(bytes)).\(ext)")
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: file.path) { try Data(bytes).write(to: file, options: .atomic) }
@@ -90,9 +97,12 @@ final class AttachStep: @unchecked Sendable {
         guard isAllowed(url) else {
             throw UNError(.attachmentInvalidURL, "host \(host)\(url.port.map { ":\($0)" } ?? "") is not in allowedHosts of pushpreview.json; nothing was fetched")
         }
-        let index = cacheFolder.appendingPathComponent("urls/\(SHA256.hex(Array(reference.utf8)))")
-        if let name = try? String(contentsOf: index, encoding: .utf8), FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent("objects/\(name)").path) {
-            let file = cacheFolder.appendingPathComponent("objects/\(name)")
+        let cache = try cacheFolder()
+        let index = cache.appendingPathComponent("urls/\(SHA256.hex(Array(reference.utf8)))")
+        // An index entry names an object by its hash; anything else (a path) is not followed.
+        if let name = try? String(contentsOf: index, encoding: .utf8), Self.isObjectName(name),
+           FileManager.default.fileExists(atPath: cache.appendingPathComponent("objects/\(name)").path) {
+            let file = cache.appendingPathComponent("objects/\(name)")
             return (file, (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0, true)
         }
         let cap = (hint ?? MediaType(fileExtension: url.pathExtension))?.kind.cap ?? MediaType.Kind.video.cap
@@ -121,6 +131,13 @@ final class AttachStep: @unchecked Sendable {
     }
 
     func isAllowed(_ url: URL) -> Bool { Self.isAllowed(url, settings.allowedHosts) }
+
+    /// `<64 hex digits>.<ext>`, as `store` names objects.
+    static func isObjectName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].count == 64 && parts[0].allSatisfy(\.isHexDigit) && parts[0].allSatisfy(\.isASCII)
+            && (1...5).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
 
     /// A host is allowed by name, or by name:port when the list gives a port.
     static func isAllowed(_ url: URL, _ hosts: [String]) -> Bool {

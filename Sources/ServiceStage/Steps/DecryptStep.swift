@@ -16,7 +16,9 @@ struct DecryptStep {
             return .failed("\(settings.payloadKey) is not base64 text")
         }
         let keyId = content.userInfoString(settings.keyIdKey) ?? "default"
-        let keysFile = projectFolder.appendingPathComponent(settings.keys)
+        guard let keysFile = ServiceSettings.projectFile(settings.keys, in: projectFolder) else {
+            return .failed("decrypt.keys \(settings.keys) lies outside the project; not read")
+        }
         guard let keysData = FileManager.default.contents(atPath: keysFile.path) else { return .failed("no key file at \(keysFile.path)") }
         let keys: JSONValue
         do { keys = try JSONParser.parse([UInt8](keysData), file: keysFile.path) } catch { return .failed("\(error)") }

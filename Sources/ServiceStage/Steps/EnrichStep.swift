@@ -10,7 +10,9 @@ struct EnrichStep {
 
     func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
         guard let value = content.userInfoString(rule.key) else { return ("skipped", "no \(rule.key) in the payload") }
-        let file = projectFolder.appendingPathComponent(rule.data)
+        guard let file = ServiceSettings.projectFile(rule.data, in: projectFolder) else {
+            return ("failed", "enrich data \(rule.data) lies outside the project; not read")
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else { return ("failed", "no data file at \(file.path)") }
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { return ("failed", "\(error)") }

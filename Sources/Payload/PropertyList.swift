@@ -1,0 +1,243 @@
+import Checked
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads Apple property lists, XML and binary, into Foundation values (`[String: Any]`, `[Any]`,
+/// `String`, `Int`, `Double`, `Bool`, `Date`, `Data`) — our own reader, so that an error says
+/// where it is (a line of XML, a byte offset of binary) and a hostile file has a budget: a binary
+/// plist's objects may reference each other, and expanding shared references naively turns a
+/// few hundred bytes into gigabytes.
+public enum PropertyList {
+    /// Values the expanded tree may hold, however the file shares them.
+    public static let maxValues = 100_000
+    public static let maxDepth = 64
+
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public var file: String
+        /// "line 12" or "byte 4096".
+        public var position: String
+        public var message: String
+        public var description: String { "\(file): \(position): \(message)" }
+    }
+
+    public static func read(_ bytes: [UInt8], file: String) throws(ParseError) -> Any {
+        if bytes.starts(with: Array("bplist00".utf8)) {
+            var reader = BinaryReader(bytes: bytes, file: file)
+            return try reader.read()
+        }
+        return try XMLReader.read(bytes, file: file)
+    }
+}
+
+/// `bplist00`: a trailer, an offset table and objects that refer to each other by number.
+private struct BinaryReader {
+    let bytes: [UInt8]
+    let file: String
+    var offsets: [Int] = []
+    var refSize = 1
+    var values = 0
+
+    init(bytes: [UInt8], file: String) { self.bytes = bytes; self.file = file }
+
+    func fail(_ at: Int, _ message: String) -> PropertyList.ParseError {
+        .init(file: file, position: "byte \(at)", message: message)
+    }
+
+    /// A big-endian unsigned integer of `size` bytes at `at`.
+    func integer(at: Int, size: Int) throws(PropertyList.ParseError) -> Int {
+        guard size >= 1, size <= 8, at >= 0, at + size <= bytes.count else { throw fail(at, "the file ends inside a number") }
+        var v: UInt64 = 0
+        for b in bytes[at..<at + size] { v = v << 8 | UInt64(b) }
+        guard v <= UInt64(Int.max) else { throw fail(at, "a number is out of range") }
+        return Int(v)
+    }
+
+    mutating func read() throws(PropertyList.ParseError) -> Any {
+        let t = bytes.count - 32
+        guard t >= 8 else { throw fail(bytes.count, "too short for a binary property list (no trailer)") }
+        let offsetSize = Int(bytes[t + 6])
+        refSize = Int(bytes[t + 7])
+        let count = try integer(at: t + 8, size: 8), top = try integer(at: t + 16, size: 8), table = try integer(at: t + 24, size: 8)
+        guard (1...8).contains(offsetSize), (1...8).contains(refSize) else { throw fail(t + 6, "the trailer's integer sizes are not 1 to 8 bytes") }
+        guard count >= 1, count <= bytes.count, top < count, table >= 8, table <= t, count <= (t - table) / offsetSize else {
+            throw fail(t, "the trailer's object count, top object or offset table does not fit the file")
+        }
+        offsets = []
+        offsets.reserveCapacity(count)
+        for i in 0..<count { offsets.append(try integer(at: table + i * offsetSize, size: offsetSize)) }
+        var path: Set<Int> = []
+        return try object(top, path: &path)
+    }
+
+    /// The length of an object whose marker's low nibble is `nibble`: the nibble, or the integer after it.
+    func length(_ nibble: Int, at: Int) throws(PropertyList.ParseError) -> (count: Int, start: Int) {
+        guard nibble == 0xF else { return (nibble, at + 1) }
+        guard at + 1 < bytes.count, bytes[at + 1] >> 4 == 0x1 else { throw fail(at + 1, "expected an integer length") }
+        let size = 1 << Int(bytes[at + 1] & 0xF)
+        return (try integer(at: at + 2, size: size), at + 2 + size)
+    }
+
+    mutating func object(_ ref: Int, path: inout Set<Int>) throws(PropertyList.ParseError) -> Any {
+        guard ref >= 0, ref < offsets.count else { throw fail(bytes.count - 32, "object \(ref) does not exist") }
+        let at = offsets[ref]
+        guard at >= 8, at < bytes.count else { throw fail(at, "object \(ref) lies outside the file") }
+        values += 1
+        guard values <= PropertyList.maxValues else { throw fail(at, "expands to more than \(PropertyList.maxValues) values (objects shared over and over); not read") }
+        guard path.count < PropertyList.maxDepth else { throw fail(at, "nested deeper than \(PropertyList.maxDepth) levels") }
+        let marker = bytes[at], nibble = Int(marker & 0xF)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return false
+            case 0x09: return true
+            default: throw fail(at, "null and fill objects are not property-list values")
+            }
+        case 0x1:
+            let size = 1 << nibble
+            guard size <= 8 else { throw fail(at, "integers over 64 bits are not read") }
+            guard at + 1 + size <= bytes.count else { throw fail(at, "the file ends inside a number") }
+            var v: UInt64 = 0
+            for b in bytes[(at + 1)..<(at + 1 + size)] { v = v << 8 | UInt64(b) }
+            return size == 8 ? Int(Int64(bitPattern: v)) : Int(v)
+        case 0x2, 0x3:
+            let size = marker == 0x33 ? 8 : 1 << nibble
+            guard size == 4 || size == 8, at + 1 + size <= bytes.count else { throw fail(at, "a real number must be 4 or 8 bytes inside the file") }
+            var v: UInt64 = 0
+            for b in bytes[(at + 1)..<(at + 1 + size)] { v = v << 8 | UInt64(b) }
+            let d = size == 4 ? Double(Float(bitPattern: UInt32(v))) : Double(bitPattern: v)
+            return marker == 0x33 ? Date(timeIntervalSinceReferenceDate: d) : d
+        case 0x4, 0x5, 0x6:
+            let (count, start) = try length(nibble, at: at)
+            let size = marker >> 4 == 0x6 ? 2 : 1
+            guard count <= (bytes.count - start) / size else { throw fail(at, "the file ends inside a string or data object") }
+            let body = bytes[start..<(start + count * size)]
+            switch marker >> 4 {
+            case 0x4: return Data(body)
+            case 0x5: return String(decoding: body, as: UTF8.self)
+            default: return String(decoding: stride(from: start, to: start + count * 2, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }, as: UTF16.self)
+            }
+        case 0xA, 0xC, 0xD:
+            let (count, start) = try length(nibble, at: at)
+            let refs = marker >> 4 == 0xD ? count * 2 : count
+            guard count <= bytes.count, refs <= (bytes.count - start) / refSize else { throw fail(at, "the file ends inside a collection") }
+            guard path.insert(ref).inserted else { throw fail(at, "object \(ref) contains itself") }
+            defer { path.remove(ref) }
+            var items: [Int] = []
+            for i in 0..<refs { items.append(try integer(at: start + i * refSize, size: refSize)) }
+            if marker >> 4 != 0xD {
+                var out: [Any] = []
+                for item in items { out.append(try object(item, path: &path)) }
+                return out
+            }
+            var out: [String: Any] = [:]
+            for i in 0..<count {
+                guard let key = try object(items[i], path: &path) as? String else { throw fail(at, "a dictionary key is not a string") }
+                out[key] = try object(items[count + i], path: &path)
+            }
+            return out
+        default: throw fail(at, String(format: "unknown object type 0x%02x", marker))
+        }
+    }
+}
+
+/// XML property lists through the XML parser, with the line of each problem.
+private final class XMLReader: NSObject, XMLParserDelegate {
+    let file: String
+    var parser: XMLParser!
+    /// Open containers: a dictionary's pending key, or an array.
+    var stack: [(dict: [String: Any]?, array: [Any], key: String?)] = []
+    var root: Any?
+    var text = ""
+    var values = 0
+    var failure: PropertyList.ParseError?
+
+    init(file: String) { self.file = file }
+
+    static func read(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> Any {
+        // Entities are the one XML feature a plist never needs and an attacker always wants.
+        if String(decoding: bytes, as: UTF8.self).contains("<!ENTITY") {
+            throw PropertyList.ParseError(file: file, position: "line 1", message: "entity declarations are not allowed in a property list")
+        }
+        let reader = XMLReader(file: file)
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldResolveExternalEntities = false
+        reader.parser = parser
+        parser.delegate = reader
+        let ok = parser.parse()
+        if let failure = reader.failure { throw failure }
+        guard ok else {
+            throw PropertyList.ParseError(file: file, position: "line \(parser.lineNumber)",
+                                          message: "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
+        }
+        guard let root = reader.root else { throw PropertyList.ParseError(file: file, position: "line \(parser.lineNumber)", message: "no <plist> value") }
+        return root
+    }
+
+    func fail(_ message: String) {
+        guard failure == nil else { return }
+        failure = .init(file: file, position: "line \(parser.lineNumber)", message: message)
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        text = ""
+        values += 1
+        if values > PropertyList.maxValues { return fail("more than \(PropertyList.maxValues) values") }
+        switch name {
+        case "dict":
+            guard stack.count < PropertyList.maxDepth else { return fail("nested deeper than \(PropertyList.maxDepth) levels") }
+            stack.append(([:], [], nil))
+        case "array":
+            guard stack.count < PropertyList.maxDepth else { return fail("nested deeper than \(PropertyList.maxDepth) levels") }
+            stack.append((nil, [], nil))
+        case "plist", "key", "string", "integer", "real", "true", "false", "date", "data": break
+        default: fail("<\(name)> is not a property-list element")
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        let value: Any
+        switch name {
+        case "plist": return
+        case "key":
+            guard let top = stack.last, top.dict != nil, top.key == nil else { return fail("<key> outside a <dict>, or two keys in a row") }
+            stack[stack.count - 1].key = text
+            return
+        case "dict", "array":
+            guard let done = stack.popLast() else { return fail("</\(name)> closes nothing") }
+            if done.key != nil { return fail("<key>\(done.key!)</key> has no value") }
+            value = done.dict ?? done.array
+        case "string": value = text
+        case "integer":
+            guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail("<integer>\(text.prefix(40))</integer> is not a whole number") }
+            value = n
+        case "real":
+            guard let d = Double(decimal: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail("<real>\(text.prefix(40))</real> is not a finite number") }
+            value = d
+        case "true": value = true
+        case "false": value = false
+        case "date": value = text
+        case "data":
+            guard let d = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return fail("<data> is not base64") }
+            value = d
+        default: return
+        }
+        text = ""
+        guard !stack.isEmpty else {
+            guard root == nil else { return fail("a second value after the plist's root") }
+            root = value
+            return
+        }
+        if stack[stack.count - 1].dict != nil {
+            guard let key = stack[stack.count - 1].key else { return fail("<\(name)> in a <dict> needs a <key> before it") }
+            stack[stack.count - 1].dict![key] = value
+            stack[stack.count - 1].key = nil
+        } else {
+            stack[stack.count - 1].array.append(value)
+        }
+    }
+}
