@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Styling
 import Templating
@@ -52,7 +53,7 @@ public struct ContentStage: Sendable {
     /// its lines) and put into the system template's `#custom-view` element, followed by what the
     /// system draws over it (`system/media-button.html`).
     public func compose(_ view: View, context: TemplateContext, customView: CustomView? = nil,
-                        allowURL: (String) -> Bool) throws(TemplateError) -> Composition {
+                        allowURL: (String) -> String?) throws(TemplateError) -> Composition {
         let name = view.template
         guard let source = partial(name) else { throw TemplateError(file: name, line: 0, message: "template not found in \(templateFolders.map(\.path))") }
         var iconWarnings: [TemplateWarning] = []
@@ -97,7 +98,7 @@ public struct ContentStage: Sendable {
     }
 
     /// Mustache, then libxml2, then the sanitizer.
-    private func page(_ source: String, file: String, data: TemplateValue, allowURL: (String) -> Bool) throws(TemplateError) -> HTMLDocument {
+    private func page(_ source: String, file: String, data: TemplateValue, allowURL: (String) -> String?) throws(TemplateError) -> HTMLDocument {
         let html: String
         do {
             html = try parsed.template(source, name: file).render(data) { self.partial($0) ?? self.partial($0 + ".html") }
@@ -107,12 +108,13 @@ public struct ContentStage: Sendable {
         return Sanitizer.sanitize(try HTMLParser.parse(html, file: file), allowURL: allowURL)
     }
 
-    /// A template file's text by its name relative to a Templates folder.
+    /// A template file's text by its name relative to a Templates folder, which it must lie in
+    /// (a partial that is a symlink out of it is not read).
     public func partial(_ name: String) -> String? {
-        guard !name.contains("..") else { return nil }
+        guard !name.contains(".."), !name.hasPrefix("/") else { return nil }
         if let known = parsed.file(name) { return known }
         for folder in templateFolders {
-            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) {
+            if let file = Confinement.file(name, relativeTo: folder, within: [folder]), let data = FileManager.default.contents(atPath: file.path) {
                 let text = String(decoding: data, as: UTF8.self)
                 parsed.remember(name, text)
                 return text

@@ -42,7 +42,7 @@ func prepare() throws {
         let folder = work.appendingPathComponent(stem)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
         let source = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
-        let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.isLocalURL)
+        let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.localURL)
         let sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
         let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light
         let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name)

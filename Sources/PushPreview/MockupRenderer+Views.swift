@@ -94,9 +94,17 @@ extension MockupRenderer {
             guard let data = Data(base64Encoded: String(src[src.index(after: comma)...]), options: .ignoreUnknownCharacters) else { return nil }
             return ([UInt8](data), nil, "data:\(data.count):\(src.suffix(32))")
         }
-        guard Sanitizer.isLocalURL(src), !src.contains(":") else { return nil }
-        guard let file = project.service.mediaFile(src, in: project.folder), let bytes = try? ImageFile.read(file.path) else { return nil }
-        return (bytes, src, file.path)
+        guard let path = templateURL(src, project: project), !path.hasPrefix("data:"), let file = project.service.mediaFile(path, in: project.folder),
+              let bytes = try? ImageFile.read(file.path) else { return nil }
+        return (bytes, path, file.path)
+    }
+
+    /// What a template may show: a `data:` image, or a relative path to a file inside the media
+    /// roots (decoded and normalized, as the sanitizer then writes it); nil for anything else.
+    static func templateURL(_ src: String, project: Project) -> String? {
+        guard let local = Sanitizer.localURL(src) else { return nil }
+        if local.lowercased().hasPrefix("data:image/") { return local }
+        return project.service.mediaFile(local, in: project.folder) != nil ? local : nil
     }
 
     /// Composes, styles and lays out one view, then writes its PNG and HTML. The custom view is
@@ -137,7 +145,7 @@ extension MockupRenderer {
                         job: Job) throws -> (ContentStage.Composition, StyledElement, Scene) {
         let images = self.images
         var composition = try job.stage.compose(view, context: context, customView: customView) {
-            images.entries[$0] != nil || Sanitizer.isLocalURL($0)
+            images.entries[$0] != nil ? $0 : Self.templateURL($0, project: job.project)
         }
         let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance)
             .resolve(composition.document.body, file: composition.document.file)

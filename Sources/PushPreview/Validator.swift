@@ -124,7 +124,7 @@ public struct Validator {
             let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
                                           appearance: appearance, locale: "en", attachmentSources: [])
             do {
-                let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { _ in true }
+                let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { Sanitizer.localURL($0) }
                 let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file)
                 findings += (composition.warnings + styleWarnings).filter { $0.file == file.path }.map { Finding(severity: .warning, message: $0.description) }
             } catch {

@@ -28,7 +28,10 @@ public enum HTMLWriter {
         }
     }.joined(separator: "\n")
 
-    public static let contentSecurityPolicy = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
+    /// Every page we write starts from this: nothing loads but what each page allows, and no
+    /// `<base>` or form can send the reader elsewhere (neither is covered by default-src).
+    public static let lockedDown = "default-src 'none'; base-uri 'none'; form-action 'none'"
+    public static let contentSecurityPolicy = "\(lockedDown); img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
 
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
         let css = page.sheets.map { $0.css(for: page.appearance) }.filter { !$0.isEmpty }.joined(separator: "\n")

@@ -6,7 +6,7 @@ import Templating
 /// quickly, and whatever could run or reach the network is removed with a warning and a line.
 struct HostileTemplateTests {
     func parse(_ html: String) throws -> HTMLDocument {
-        Sanitizer.sanitize(try HTMLParser.parse(html, file: "hostile.html"), allowURL: Sanitizer.isLocalURL)
+        Sanitizer.sanitize(try HTMLParser.parse(html, file: "hostile.html"), allowURL: Sanitizer.localURL)
     }
 
     func tags(_ e: Element) -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Rendering
 import Templating
 
 /// `pushpreview diff BASE NEW`: what a change did to the mock-ups of two output folders. Each PNG
@@ -168,7 +169,7 @@ public struct OutputDiff {
         return """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; style-src 'unsafe-inline'">
+        <meta http-equiv="Content-Security-Policy" content="\(HTMLWriter.lockedDown); img-src 'self' file: data:; style-src 'unsafe-inline'">
         <title>PushPreview diff</title>
         <style>
         :root { color-scheme: light dark; } body { margin: 20px; font: 14px/1.4 Inter, system-ui, sans-serif; }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// `pushpreview gallery --merge DIR...`: the outputs of `--shard` runs (say, a CI matrix) joined
@@ -9,9 +10,12 @@ public enum GalleryMerge {
         var reports: [(URL, GalleryReport)] = []
         for folder in folders {
             let file = folder.appendingPathComponent("report.json")
-            do { reports.append((folder, try GalleryReport.read(file))) } catch {
+            let report: GalleryReport
+            do { report = try GalleryReport.read(file) } catch {
                 throw Failure(description: "\(file.path): not a gallery report (\(error.localizedDescription)); run pushpreview gallery --shard there first")
             }
+            try validate(report, file: file.path)
+            reports.append((folder, report))
         }
         guard let (_, first) = reports.first else { throw Failure(description: "give the shard output folders to merge") }
         for (folder, r) in reports where (r.tool, r.project, r.devices, r.appearances, r.locales) != (first.tool, first.project, first.devices, first.appearances, first.locales) {
@@ -27,12 +31,12 @@ public enum GalleryMerge {
             }
             guard folder.standardizedFileURL != output.standardizedFileURL else { continue }
             for input in r.inputs {
-                for file in input.mockups.flatMap(\.outputs) { try copy(folder.appendingPathComponent(file), to: output.appendingPathComponent(file)) }
+                for file in input.mockups.flatMap(\.outputs) { try copy(folder.appendingPathComponent(file), to: output.appendingPathComponent(file), within: folder) }
                 // The images pages refer to, beside them.
                 for folderName in Set(input.mockups.flatMap(\.outputs).map { ($0 as NSString).deletingLastPathComponent }) {
                     let media = folder.appendingPathComponent(folderName).appendingPathComponent("media")
                     for name in (try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? [] {
-                        try copy(media.appendingPathComponent(name), to: output.appendingPathComponent(folderName).appendingPathComponent("media").appendingPathComponent(name))
+                        try copy(media.appendingPathComponent(name), to: output.appendingPathComponent(folderName).appendingPathComponent("media").appendingPathComponent(name), within: folder)
                     }
                 }
             }
@@ -46,8 +50,33 @@ public enum GalleryMerge {
         return report
     }
 
-    static func copy(_ from: URL, to: URL) throws {
-        guard let data = FileManager.default.contents(atPath: from.path) else { throw Failure(description: "\(from.path): missing from its shard's output") }
+    /// A shard's report is input like any other: its paths must stay inside its folder, and its
+    /// words must be ones we write (the page escapes every string besides).
+    static func validate(_ report: GalleryReport, file: String) throws {
+        func fail(_ at: String, _ message: String) -> Failure { Failure(description: "\(file): \(at): \(message); not merged") }
+        for (i, input) in report.inputs.enumerated() {
+            let at = "inputs[\(i)]"
+            guard Confinement.relativeURLPath(input.payload) == input.payload, input.payload.hasPrefix("payloads/") else {
+                throw fail("\(at).payload", "\"\(input.payload.prefix(80))\" is not a payloads/ file of the project")
+            }
+            guard ["rendered", "warnings", "failed"].contains(input.outcome) else { throw fail("\(at).outcome", "\"\(input.outcome.prefix(40))\" is not an outcome") }
+            for (j, mockup) in input.mockups.enumerated() {
+                for output in mockup.outputs {
+                    guard Confinement.relativeURLPath(output) == output, [".png", ".html", ".layout.json"].contains(where: output.hasSuffix) else {
+                        throw fail("\(at).mockups[\(j)].outputs", "\"\(output.prefix(80))\" is not a mock-up file inside the shard's folder")
+                    }
+                }
+            }
+        }
+        if let shard = report.shard, !shard.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "/") }) { throw fail("shard", "\"\(shard.prefix(20))\" is not I/N") }
+    }
+
+    /// Copies a shard's file, which must resolve inside the shard's folder (no symlink out of it).
+    static func copy(_ from: URL, to: URL, within folder: URL) throws {
+        guard let source = Confinement.file(from.path, relativeTo: folder, within: [folder]) else {
+            throw Failure(description: "\(from.path) lies outside its shard's folder (a symlink?); not merged")
+        }
+        guard let data = FileManager.default.contents(atPath: source.path) else { throw Failure(description: "\(from.path): missing from its shard's output") }
         try OutputFile.write([UInt8](data), to: to)
     }
 }

@@ -1,6 +1,7 @@
 import ContentStage
 import Foundation
 import Imaging
+import Rendering
 import ServiceStage
 import Templating
 
@@ -73,7 +74,7 @@ enum GalleryPage {
         }
         var body = """
         <header><h1>\(escapeHTML(report.project))</h1>
-        <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \($0)" } ?? "")</span>
+        <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \(escapeHTML($0))" } ?? "")</span>
         \(options("Device", all.map(\.device).filter { !$0.isEmpty }))\(options("Appearance", all.map(\.appearance).filter { !$0.isEmpty }))\(options("Locale", all.compactMap(\.locale)))\(options("Outcome", ["rendered", "warnings", "failed"]))
         <span class="meta" id="shown"></span></header>
         <main>
@@ -110,7 +111,7 @@ enum GalleryPage {
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(hash)'">
+        <meta http-equiv="Content-Security-Policy" content="\(HTMLWriter.lockedDown); img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(hash)'">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escapeHTML(report.project)) — PushPreview gallery</title>
         <style>
@@ -165,7 +166,7 @@ enum GalleryPage {
         }
         if let actions = results.first(where: { $0.view.hasPrefix("expanded") })?.actions, !actions.isEmpty {
             out += "<p>Actions</p><ul>" + actions.map { a in
-                "<li>\(escapeHTML(a.title)) <span class=\"meta\">\(escapeHTML(a.identifier))\(a.options.isEmpty ? "" : " · " + a.options.joined(separator: ", "))\(a.textInput ? " · text input" : "")</span></li>"
+                "<li>\(escapeHTML(a.title)) <span class=\"meta\">\(escapeHTML(a.identifier))\(a.options.isEmpty ? "" : " · " + escapeHTML(a.options.joined(separator: ", ")))\(a.textInput ? " · text input" : "")</span></li>"
             }.joined() + "</ul>"
         }
         let warnings = Set(results.flatMap(\.warnings)).sorted(), errors = Set(results.flatMap(\.errors)).sorted()
