@@ -87,7 +87,12 @@ enum GalleryCommand {
         run.shard = shard
         run.incremental = a.flags.contains("incremental")
         run.timings = a.flags.contains("timings")
-        if let unknown = options.devices.first(where: { id in !((try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []).contains { $0.id == id } }) {
+        let catalog: [DeviceProfile]
+        do { catalog = try MockupRenderer.deviceCatalog(templates: templates, project: project) } catch {
+            printError("pushpreview gallery: \(error)")
+            return 1
+        }
+        if let unknown = options.devices.first(where: { id in !catalog.contains { $0.id == id } }) {
             printError("pushpreview gallery: unknown device '\(unknown)'; see: pushpreview devices")
             return 2
         }

@@ -60,9 +60,13 @@ enum RenderCommand {
         defer { slot.finish() }
         // Device ids are checked up front against every profile the payloads' projects know.
         let projectFolders = Set(a.positionals.map { a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: URL(fileURLWithPath: $0)) })
-        let known = Set(projectFolders.flatMap { folder in
-            (try? DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), folder.appendingPathComponent("devices.json")]))?.map(\.id) ?? []
-        })
+        var known: Set<String> = []
+        for folder in projectFolders {
+            do { known.formUnion(try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), folder.appendingPathComponent("devices.json")]).map(\.id)) } catch {
+                printError("pushpreview render: \(error)")
+                return 1
+            }
+        }
         if let unknown = options.devices.first(where: { !known.contains($0) }) {
             printError("pushpreview render: unknown device '\(unknown)'; see: pushpreview devices")
             return 2

@@ -87,7 +87,7 @@ public final class MockupRenderer {
                     }
                     let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
                                   locale: locale, payloadFile: payloadFile, options: options,
-                                  warnings: diagnostics.map(\.description) + project.warnings)
+                                  warnings: diagnostics.map(\.description) + project.warnings + notifications[language]!.trace.fallbacks)
                     results += render(job)
                 }
             }

@@ -56,4 +56,14 @@ public struct ServiceTrace: Sendable, Equatable {
     public var level = Level.original
     public var steps: [Step] = []
     public init() {}
+
+    /// The outcomes of steps that did what was asked; every other step fell back somehow.
+    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized"]
+
+    /// Each step that fell back (a failed decrypt or download, a missing translation, no
+    /// enrichment record, the time budget), as a warning every mock-up of the notification shows.
+    public var fallbacks: [String] {
+        steps.filter { !Self.fineOutcomes.contains($0.outcome) }
+            .map { "service stage, \($0.step): \($0.outcome)\($0.message.isEmpty ? "" : ": " + $0.message)" }
+    }
 }

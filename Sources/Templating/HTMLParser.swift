@@ -4,6 +4,9 @@ import CXML2
 public enum HTMLParser {
     /// Largest template accepted, in bytes.
     public static let maxSize = 2 << 20
+    /// Elements nest at most this deep; deeper content is dropped with a warning (styling and
+    /// layout recurse once per level, and no notification view needs more).
+    public static let maxDepth = 64
 
     public static func parse(_ html: String, file: String) throws(TemplateError) -> HTMLDocument {
         let bytes = Array(html.utf8)
@@ -32,7 +35,7 @@ public enum HTMLParser {
         var body = Element(tag: "body")
         var node = xmlDocGetRootElement(doc)?.pointee.children
         while let n = node {
-            if n.pointee.type == XML_ELEMENT_NODE, name(n) == "body" { body = convert(n, file: file, sheets: &sheets) }
+            if n.pointee.type == XML_ELEMENT_NODE, name(n) == "body" { body = convert(n, file: file, sheets: &sheets, warnings: &warnings) }
             node = n.pointee.next
         }
         return HTMLDocument(file: file, body: body, styleSheets: sheets, warnings: warnings)
@@ -43,7 +46,8 @@ public enum HTMLParser {
     }
 
     /// Iterative copy: a hostile template nests thousands of elements deep.
-    private static func convert(_ root: UnsafeMutablePointer<xmlNode>, file: String, sheets: inout [(String, Int)]) -> Element {
+    private static func convert(_ root: UnsafeMutablePointer<xmlNode>, file: String, sheets: inout [(String, Int)],
+                                warnings: inout [TemplateWarning]) -> Element {
         func shallow(_ n: UnsafeMutablePointer<xmlNode>) -> Element {
             var attributes: [Element.Attribute] = []
             var a = n.pointee.properties
@@ -76,8 +80,11 @@ public enum HTMLParser {
                 if name(child) == "style" {
                     let text = child.pointee.children.flatMap { $0.pointee.content }.map { String(cString: $0) } ?? ""
                     sheets.append((text, Int(xmlGetLineNo(child))))
-                } else {
+                } else if stack.count < maxDepth {
                     stack.append((shallow(child), child.pointee.children))
+                } else if !warnings.contains(where: { $0.message.hasPrefix("elements nest deeper") }) {
+                    warnings.append(TemplateWarning(file: file, line: Int(xmlGetLineNo(child)),
+                                                    message: "elements nest deeper than \(maxDepth) levels here; what is inside is not drawn"))
                 }
             default: break
             }

@@ -22,7 +22,10 @@ public struct Localizer: Sendable {
         }
         let catalogFile = projectFolder.appendingPathComponent("Localizable.xcstrings")
         if let data = fm.contents(atPath: catalogFile.path) {
-            do { catalog = try StringCatalog([UInt8](data), file: catalogFile.path) } catch { problems.append("\(error)") }
+            do {
+                catalog = try StringCatalog([UInt8](data), file: catalogFile.path)
+                problems += catalog!.problems
+            } catch { problems.append("\(error)") }
         }
     }
 

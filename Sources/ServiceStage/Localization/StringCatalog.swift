@@ -11,6 +11,9 @@ public struct StringCatalog: Sendable {
     public var sourceLanguage: String
     /// key → language → entry
     public var strings: [String: [String: Entry]]
+    /// Entries in a form this reader does not use, each named with its key: the rest of the
+    /// catalog is still read.
+    public var problems: [String] = []
 
     public struct ParseError: Error, CustomStringConvertible {
         public var file: String, message: String
@@ -35,7 +38,8 @@ public struct StringCatalog: Sendable {
                     for (category, f) in forms { if let text = f["stringUnit"]?["value"]?.string { plural[category] = text } }
                     if !plural.isEmpty { entries[language] = .plural(plural) }
                 } else {
-                    throw ParseError(file: file, message: "strings.\(key).localizations.\(language): expected a stringUnit or plural variations")
+                    let form = l["variations"].flatMap { v -> String? in if case .object(let kinds) = v { return kinds.map(\.key).joined(separator: ", ") }; return nil }
+                    problems.append("\(file): strings.\(key).localizations.\(language): \(form.map { "\($0) variations are" } ?? "this form is") not read; the key falls back to other languages")
                 }
             }
             strings[key] = entries
