@@ -152,6 +152,8 @@ private final class XMLReader: NSObject, XMLParserDelegate {
     var text = ""
     var values = 0
     var failure: PropertyList.ParseError?
+    /// Where the XML parser first failed (its line number moves on after).
+    var errorLine: Int?
 
     init(file: String) { self.file = file }
 
@@ -168,8 +170,10 @@ private final class XMLReader: NSObject, XMLParserDelegate {
         let ok = parser.parse()
         if let failure = reader.failure { throw failure }
         guard ok else {
-            throw PropertyList.ParseError(file: file, position: "line \(parser.lineNumber)",
-                                          message: "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
+            let code = (parser.parserError as NSError?)?.code ?? 0
+            let what = [76: "a closing tag does not match the open one", 73: "a > is missing", 5: "the file ends inside an element",
+                        4: "the document is empty", 23: "an & starts no known entity"][code] ?? "XML error \(code)"
+            throw PropertyList.ParseError(file: file, position: "line \(reader.errorLine ?? parser.lineNumber)", message: "not well-formed XML: \(what)")
         }
         guard let root = reader.root else { throw PropertyList.ParseError(file: file, position: "line \(parser.lineNumber)", message: "no <plist> value") }
         return root
@@ -198,6 +202,8 @@ private final class XMLReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { if errorLine == nil { errorLine = parser.lineNumber } }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let value: Any

@@ -73,3 +73,46 @@ struct HostileTemplateTests {
         #expect(throws: TemplateError.self) { try HTMLParser.parse(String(repeating: "a", count: HTMLParser.maxSize + 1), file: "huge.html") }
     }
 }
+
+/// URLs that reach files outside the page, or the network, however they are spelled.
+struct TemplateURLEscapeTests {
+    func sanitized(_ html: String) throws -> HTMLDocument {
+        Sanitizer.sanitize(try HTMLParser.parse(html, file: "t.html"), allowURL: Sanitizer.localURL)
+    }
+
+    @Test(arguments: ["/etc/passwd", "%2e%2e/%2e%2e/secret.png", "..\\..\\secret.png", "media/%2E%2E/%2e%2e/x.png", "file:///etc/passwd",
+                      "//evil.example/x.png", "\\\\evil.example\\x.png", "media/../../x.png", "%2fetc%2fpasswd", "javascript:alert(1)"])
+    func escapingURLsAreRemoved(_ url: String) throws {
+        let doc = try sanitized(#"<img src="\#(url)"><div style="background-image: url('\#(url)')"></div><a href="\#(url)">x</a>"#)
+        let html = doc.body.html()
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("url("), "\(url) kept: \(html)")
+        #expect(doc.warnings.filter { $0.message.contains("removed") }.count == 3, "\(doc.warnings)")
+    }
+
+    @Test func keptURLsAreWrittenAsChecked() throws {
+        let doc = try sanitized(#"<img src="media\photo%20one.png"><img src="./media//a.png">"#)
+        let html = doc.body.html()
+        #expect(html.contains(#"src="media/photo one.png""#) && html.contains(#"src="media/a.png""#), "\(html)")
+    }
+
+    @Test func otherURLAttributesAndAnimationsAreRemoved() throws {
+        let doc = try sanitized("""
+        <img src="media/a.png" lowsrc="/etc/passwd"><a ping="http://x.example/p">p</a><q cite="http://x.example">q</q>
+        <svg><a xlink:href="media/a.png"><set attributeName="href" to="/etc/passwd"/><animate attributeName="href" values="http://x.example"/></a></svg>
+        <img srcset="media/a.png 1x, /etc/passwd 2x">
+        """)
+        let html = doc.body.html()
+        for gone in ["lowsrc", "ping", "cite", "<set", "<animate", "srcset", "/etc/passwd", "x.example"] { #expect(!html.contains(gone), "\(gone): \(html)") }
+        #expect(html.contains(#"src="media/a.png""#))
+    }
+
+    @Test func deepMustacheSectionsStopWithAnError() throws {
+        let deep = String(repeating: "{{#a}}", count: 30_000) + String(repeating: "{{/a}}", count: 30_000)
+        #expect(throws: MustacheError.self) { try MustacheTemplate(deep, name: "deep.html") }
+        let loops = String(repeating: "{{#l}}", count: 25) + "x" + String(repeating: "{{/l}}", count: 25)
+        let t = try MustacheTemplate(loops, name: "loops.html")
+        do { _ = try t.render(.object(["l": .list([.null, .null, .null])])); Issue.record("3^25 iterations ran") } catch {
+            #expect(error.description.contains("loops.html") && error.message.contains("expands past"), "\(error)")
+        }
+    }
+}
