@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build demo test bench fidelity fidelity-compare clean
+.PHONY: deps build demo test bench fidelity fidelity-compare fuzz fuzz-smoke sanitizers clean
 
 deps:
 	@scripts/install-deps
@@ -29,6 +29,27 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 	@if command -v chromium >/dev/null; then $(MAKE) --no-print-directory fidelity-compare CONFIG=debug; \
 	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# A few hundred cases per fuzz target and a few mutated projects through the real CLI: the
+# short form of make fuzz that every test run does.
+fuzz-smoke:
+	FUZZ_RUNS=300 scripts/fuzz
+	/usr/bin/python3 scripts/mutate-projects.py .build/debug/pushpreview fuzz-crashes/projects --cases 8
+
+# The fuzzers for FUZZ_SECONDS each (default 600), then whole projects mutated for as long;
+# crashers land in fuzz-crashes/ (each then belongs in Tests/Fixtures/fuzz/TARGET/).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(SWIFT) build -c release --product pushpreview
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
+	/usr/bin/python3 scripts/mutate-projects.py .build/release/pushpreview fuzz-crashes/projects --seconds $(FUZZ_SECONDS)
+
+# The unit tests under AddressSanitizer and under ThreadSanitizer (the gallery's lanes share a
+# pixel cache), each in a build folder of its own.
+sanitizers: deps
+	ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=address --scratch-path .build-asan --parallel
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --parallel
 
 # Prints speed and memory numbers; targets are in the issues, never asserted in tests.
 bench: deps

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PushPreview", targets: ["PushPreview", "Typography", "Templating"]),
         .executable(name: "pushpreview", targets: ["CLI"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "pushpreview-bench", targets: ["Benchmarks"]),
         .executable(name: "pushpreview-fidelity", targets: ["Fidelity"]),
     ],
@@ -28,7 +29,7 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim", "Checked"]),
-        .target(name: "Payload", dependencies: ["Checked"]),
+        .target(name: "Payload", dependencies: ["Checked", "CXML2"]),
         .target(name: "ServiceStage", dependencies: ["Payload", "Imaging", "Templating", "CCrypto", "Checked"]),
         .target(name: "Templating", dependencies: ["CXML2", "Checked"]),
         .target(name: "Styling", dependencies: ["Templating", "Typography", "Checked"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview"]),
+        // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
+        .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 
@@ -48,6 +51,6 @@ let package = Package(
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "FuzzTargets", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

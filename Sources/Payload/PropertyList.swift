@@ -1,8 +1,6 @@
 import Checked
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import CXML2
 
 /// Reads Apple property lists, XML and binary, into Foundation values (`[String: Any]`, `[Any]`,
 /// `String`, `Int`, `Double`, `Bool`, `Date`, `Data`) — our own reader, so that an error says
@@ -142,108 +140,93 @@ private struct BinaryReader {
     }
 }
 
-/// XML property lists through the XML parser, with the line of each problem.
-private final class XMLReader: NSObject, XMLParserDelegate {
+/// XML property lists through libxml2 (network off, entities never substituted), with the line of
+/// each problem. Not Foundation's XMLParser: it traps on some malformed names.
+private struct XMLReader {
     let file: String
-    var parser: XMLParser!
-    /// Open containers: a dictionary's pending key, or an array.
-    var stack: [(dict: [String: Any]?, array: [Any], key: String?)] = []
-    var root: Any?
-    var text = ""
     var values = 0
-    var failure: PropertyList.ParseError?
-    /// Where the XML parser first failed (its line number moves on after).
-    var errorLine: Int?
 
-    init(file: String) { self.file = file }
+    func fail(_ line: Int, _ message: String) -> PropertyList.ParseError { .init(file: file, position: "line \(line)", message: message) }
 
     static func read(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> Any {
         // Entities are the one XML feature a plist never needs and an attacker always wants.
         if String(decoding: bytes, as: UTF8.self).contains("<!ENTITY") {
             throw PropertyList.ParseError(file: file, position: "line 1", message: "entity declarations are not allowed in a property list")
         }
-        let reader = XMLReader(file: file)
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        reader.parser = parser
-        parser.delegate = reader
-        let ok = parser.parse()
-        if let failure = reader.failure { throw failure }
-        guard ok else {
-            let code = (parser.parserError as NSError?)?.code ?? 0
-            let what = [76: "a closing tag does not match the open one", 73: "a > is missing", 5: "the file ends inside an element",
-                        4: "the document is empty", 23: "an & starts no known entity"][code] ?? "XML error \(code)"
-            throw PropertyList.ParseError(file: file, position: "line \(reader.errorLine ?? parser.lineNumber)", message: "not well-formed XML: \(what)")
+        guard let ctxt = xmlNewParserCtxt() else { throw PropertyList.ParseError(file: file, position: "line 0", message: "out of memory") }
+        defer { xmlFreeParserCtxt(ctxt) }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let doc = bytes.withUnsafeBufferPointer { raw in
+            raw.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: raw.count) { xmlCtxtReadMemory(ctxt, $0, Int32(clamping: raw.count), file, nil, options) }
+            }
         }
-        guard let root = reader.root else { throw PropertyList.ParseError(file: file, position: "line \(parser.lineNumber)", message: "no <plist> value") }
-        return root
+        guard let doc else {
+            let last = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt))
+            let message = last?.pointee.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "empty or not XML"
+            throw PropertyList.ParseError(file: file, position: "line \(last.map { Int($0.pointee.line) } ?? 1)", message: "not well-formed XML: \(message)")
+        }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc), name(root) == "plist" else {
+            throw PropertyList.ParseError(file: file, position: "line 1", message: "the root element is not <plist>")
+        }
+        var reader = XMLReader(file: file)
+        let items = elements(root)
+        guard items.count == 1 else { throw reader.fail(line(root), "a <plist> holds exactly one value, not \(items.count)") }
+        return try reader.value(items[0], depth: 0)
     }
 
-    func fail(_ message: String) {
-        guard failure == nil else { return }
-        failure = .init(file: file, position: "line \(parser.lineNumber)", message: message)
-        parser.abortParsing()
+    static func name(_ n: UnsafeMutablePointer<xmlNode>) -> String { n.pointee.name.map { String(cString: $0) } ?? "" }
+    static func line(_ n: UnsafeMutablePointer<xmlNode>) -> Int { Int(xmlGetLineNo(n)) }
+    static func text(_ n: UnsafeMutablePointer<xmlNode>) -> String {
+        guard let c = xmlNodeGetContent(n) else { return "" }
+        defer { cxml_free(c) }
+        return String(cString: c)
+    }
+    static func elements(_ n: UnsafeMutablePointer<xmlNode>) -> [UnsafeMutablePointer<xmlNode>] {
+        var out: [UnsafeMutablePointer<xmlNode>] = []
+        var child = n.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_ELEMENT_NODE { out.append(c) }
+            child = c.pointee.next
+        }
+        return out
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        text = ""
+    mutating func value(_ n: UnsafeMutablePointer<xmlNode>, depth: Int) throws(PropertyList.ParseError) -> Any {
+        let at = Self.line(n)
         values += 1
-        if values > PropertyList.maxValues { return fail("more than \(PropertyList.maxValues) values") }
-        switch name {
+        guard values <= PropertyList.maxValues else { throw fail(at, "more than \(PropertyList.maxValues) values") }
+        guard depth < PropertyList.maxDepth else { throw fail(at, "nested deeper than \(PropertyList.maxDepth) levels") }
+        let text = { Self.text(n) }
+        switch Self.name(n) {
         case "dict":
-            guard stack.count < PropertyList.maxDepth else { return fail("nested deeper than \(PropertyList.maxDepth) levels") }
-            stack.append(([:], [], nil))
+            let items = Self.elements(n)
+            guard items.count % 2 == 0 else { throw fail(at, "a <dict> needs a value after every <key>") }
+            var out: [String: Any] = [:]
+            for i in stride(from: 0, to: items.count, by: 2) {
+                guard Self.name(items[i]) == "key" else { throw fail(Self.line(items[i]), "expected <key>, found <\(Self.name(items[i]))>") }
+                out[Self.text(items[i])] = try value(items[i + 1], depth: depth + 1)
+            }
+            return out
         case "array":
-            guard stack.count < PropertyList.maxDepth else { return fail("nested deeper than \(PropertyList.maxDepth) levels") }
-            stack.append((nil, [], nil))
-        case "plist", "key", "string", "integer", "real", "true", "false", "date", "data": break
-        default: fail("<\(name)> is not a property-list element")
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { if errorLine == nil { errorLine = parser.lineNumber } }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let value: Any
-        switch name {
-        case "plist": return
-        case "key":
-            guard let top = stack.last, top.dict != nil, top.key == nil else { return fail("<key> outside a <dict>, or two keys in a row") }
-            stack[stack.count - 1].key = text
-            return
-        case "dict", "array":
-            guard let done = stack.popLast() else { return fail("</\(name)> closes nothing") }
-            if done.key != nil { return fail("<key>\(done.key!)</key> has no value") }
-            value = done.dict ?? done.array
-        case "string": value = text
+            var out: [Any] = []
+            for item in Self.elements(n) { out.append(try value(item, depth: depth + 1)) }
+            return out
+        case "string": return text()
+        case "date": return text()
         case "integer":
-            guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail("<integer>\(text.prefix(40))</integer> is not a whole number") }
-            value = n
+            guard let v = Int(text().trimmingCharacters(in: .whitespacesAndNewlines)) else { throw fail(at, "<integer>\(text().prefix(40))</integer> is not a whole number") }
+            return v
         case "real":
-            guard let d = Double(decimal: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail("<real>\(text.prefix(40))</real> is not a finite number") }
-            value = d
-        case "true": value = true
-        case "false": value = false
-        case "date": value = text
+            guard let v = Double(decimal: text().trimmingCharacters(in: .whitespacesAndNewlines)) else { throw fail(at, "<real>\(text().prefix(40))</real> is not a finite number") }
+            return v
+        case "true": return true
+        case "false": return false
         case "data":
-            guard let d = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return fail("<data> is not base64") }
-            value = d
-        default: return
-        }
-        text = ""
-        guard !stack.isEmpty else {
-            guard root == nil else { return fail("a second value after the plist's root") }
-            root = value
-            return
-        }
-        if stack[stack.count - 1].dict != nil {
-            guard let key = stack[stack.count - 1].key else { return fail("<\(name)> in a <dict> needs a <key> before it") }
-            stack[stack.count - 1].dict![key] = value
-            stack[stack.count - 1].key = nil
-        } else {
-            stack[stack.count - 1].array.append(value)
+            guard let d = Data(base64Encoded: text(), options: .ignoreUnknownCharacters) else { throw fail(at, "<data> is not base64") }
+            return d
+        case let other: throw fail(at, "<\(other.prefix(40))> is not a property-list element")
         }
     }
 }

@@ -137,8 +137,10 @@ struct MustacheRenderer {
     static let maxDepth = 64
     /// What one render may do: tags visited and characters written. A template whose loops
     /// multiply (a section in a section in a section…) stops here with an error.
-    static let maxSteps = 1_000_000, maxOutput = 4 << 20
+    static let maxSteps = 100_000, maxOutput = 1 << 20
     var steps = 0
+    /// Partials parsed once per render, by name and indentation.
+    var parsedPartials: [String: [MustacheTemplate.Node]] = [:]
 
     func lookup(_ name: String, _ stack: [TemplateValue]) -> TemplateValue {
         if name == "." { return stack.last ?? .null }
@@ -177,8 +179,11 @@ struct MustacheRenderer {
                 guard depth < Self.maxDepth else {
                     throw MustacheError(file: templateName, line: 0, column: 0, message: "partials nest deeper than \(Self.maxDepth) levels (a partial that includes itself?)")
                 }
-                let template = try MustacheTemplate(indent.isEmpty ? source : indented(source, by: indent), name: name)
-                try render(template.nodes, stack: stack, into: &out, depth: depth + 1)
+                let key = name + "\u{0}" + indent
+                if parsedPartials[key] == nil {
+                    parsedPartials[key] = try MustacheTemplate(indent.isEmpty ? source : indented(source, by: indent), name: name).nodes
+                }
+                try render(parsedPartials[key]!, stack: stack, into: &out, depth: depth + 1)
             }
         }
     }

@@ -49,26 +49,26 @@ public struct Localizer: Sendable {
         for language in fallbackChain {
             if let entry = catalog?.strings[key]?[language] {
                 switch entry {
-                case .text(let text): return format(text, args, source: "Localizable.xcstrings (\(language))")
+                case .text(let text): return Self.format(text, args, source: "Localizable.xcstrings (\(language))")
                 case .plural(let forms):
                     let n = args.lazy.compactMap { Int($0) }.first ?? 0
                     let category = PluralRules.category(for: n, language: String(language.prefix { $0 != "-" }))
                     if let form = forms[category] ?? forms["other"] {
-                        return format(form, args, source: "Localizable.xcstrings (\(language), \(category))")
+                        return Self.format(form, args, source: "Localizable.xcstrings (\(language), \(category))")
                     }
                 }
             }
             if let text = tables.first(where: { $0.language == language })?.table[key] {
-                return format(text, args, source: "\(language).lproj")
+                return Self.format(text, args, source: "\(language).lproj")
             }
         }
-        var missing = format(key, args, source: nil)
+        var missing = Self.format(key, args, source: nil)
         missing.warnings.insert("no translation for \"\(key)\" in \(fallbackChain.joined(separator: ", ")); showing the key", at: 0)
         return missing
     }
 
     /// Apple's specifiers: `%@`, `%d`/`%i`/`%u` with l/ll, positional `%2$@`, and `%%`.
-    func format(_ format: String, _ args: [String], source: String?) -> Resolved {
+    public static func format(_ format: String, _ args: [String], source: String? = nil) -> Resolved {
         var out = "", warnings: [String] = []
         var next = 0
         var chars = Substring(format)

@@ -1,0 +1,89 @@
+import Foundation
+import Imaging
+import Layout
+import Payload
+import Rendering
+import ServiceStage
+import Styling
+import Templating
+import Typography
+
+/// What each fuzz target does with one input, shared by the libFuzzer executables in Fuzz/ and by
+/// the regression test that replays every crasher kept in Tests/Fixtures/fuzz/TARGET/. Each may
+/// refuse its input with an error; none may trap, hang or grow without bound.
+public enum FuzzTargets {
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "json": json, "payload": payload, "plist": plist, "strings": strings, "mustache": mustache,
+        "css": css, "html": html, "layout": layout, "image": image,
+    ]
+
+    /// Any bytes as a JSON file.
+    public static func json(_ bytes: [UInt8]) {
+        if let value = try? JSONParser.parse(bytes, file: "fuzz.json") { _ = value.compact }
+    }
+
+    /// Any bytes as an APNs payload file.
+    public static func payload(_ bytes: [UInt8]) { _ = try? PayloadParser.parse(bytes, file: "fuzz.apns") }
+
+    /// Any bytes as an Info.plist, XML or binary.
+    public static func plist(_ bytes: [UInt8]) { _ = try? PropertyList.read(bytes, file: "Info.plist") }
+
+    /// Any bytes as a Localizable.strings file, a String Catalog, and a format string.
+    public static func strings(_ bytes: [UInt8]) {
+        _ = try? StringsFile.parse(bytes, file: "fuzz.strings")
+        _ = try? StringCatalog(bytes, file: "fuzz.xcstrings")
+        _ = Localizer.format(String(decoding: bytes, as: UTF8.self), ["1", "-9223372036854775808", "x"])
+    }
+
+    /// A template, then (after a NUL) JSON data for it; the template is also every partial.
+    public static func mustache(_ bytes: [UInt8]) {
+        let cut = bytes.firstIndex(of: 0) ?? bytes.count
+        let source = String(decoding: bytes[..<cut], as: UTF8.self)
+        let json = cut < bytes.count ? (try? JSONParser.parse(Array(bytes[(cut + 1)...]), file: "data.json")) : nil
+        guard let template = try? MustacheTemplate(source, name: "fuzz.html") else { return }
+        _ = try? template.render(json.map(TemplateValue.init(json:)) ?? .object(["a": .list([.null, .string("<b>"), .number(1e300)])])) { _ in source }
+    }
+
+    /// Any text as a style sheet and a style attribute, on a small document in both appearances.
+    public static func css(_ bytes: [UInt8]) {
+        let css = String(decoding: bytes, as: UTF8.self)
+        let sheet = Stylesheet(css, file: "fuzz.css")
+        let p = Element(tag: "p", attributes: [.init("class", "title"), .init("style", css)], children: [.text("Ferry")])
+        let body = Element(tag: "body", children: [.element(Element(tag: "div", attributes: [.init("id", "card")], children: [.element(p)]))])
+        for appearance in Appearance.allCases { _ = StyleResolver(sheets: [sheet], appearance: appearance).resolve(body, file: "fuzz.html") }
+    }
+
+    /// Any text as a template's HTML: parsed, then sanitized.
+    public static func html(_ bytes: [UInt8]) {
+        if let document = try? HTMLParser.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.html") {
+            _ = Sanitizer.sanitize(document, allowURL: Sanitizer.localURL).body.html()
+        }
+    }
+
+    /// Fonts and an image, set up once for the whole run, as a render worker does.
+    nonisolated(unsafe) static let fonts = try! FontSystem(fonts: try! FontSet.standard())
+    nonisolated(unsafe) static let images: ImageStore = {
+        let store = ImageStore()
+        let png = try! PNGCodec.encode(RGBAImage(width: 8, height: 6, filledWith: (200, 80, 20, 255)))
+        try! store.register("media/a.png", bytes: png, fileName: "media/a.png", identity: "a")
+        return store
+    }()
+
+    /// Any text as a template: sanitized, styled, laid out 361 pt wide and painted at @3x.
+    public static func layout(_ bytes: [UInt8]) {
+        guard let parsed = try? HTMLParser.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.html") else { return }
+        let document = Sanitizer.sanitize(parsed, allowURL: Sanitizer.localURL)
+        let sheets = document.styleSheets.map { Stylesheet($0.text, file: "fuzz.html", firstLine: $0.line) }
+        let (styled, _) = StyleResolver(sheets: sheets, appearance: .dark).resolve(document.body, file: "fuzz.html")
+        let images = Self.images
+        let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: 361)
+        _ = PNGPainter(fonts: fonts, images: images, scale: 3).paint(scene, background: .white)
+    }
+
+    /// Any bytes as an attachment: sniffed, decoded (JPEG, PNG or GIF) and thumbnailed, as the
+    /// banner's thumbnail is made, and again at a late frame with a clip.
+    public static func image(_ bytes: [UInt8]) {
+        _ = try? Thumbnailer.thumbnail(bytes, width: 114, height: 114, fit: .fill)
+        _ = try? Thumbnailer.thumbnail(bytes, width: 40, height: 90, fit: .fit, clip: .init(x: 0.25, y: 0, width: 0.5, height: 1), frame: 3)
+    }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""The process-level half of `make fuzz`: mutates one file of a copy of Examples/ at a time (a
+payload, an Info.plist, categories.json, pushpreview.json, a template, a strings file or catalog,
+app-group data, a media file) and runs `pushpreview gallery` on it, as a user would. Each run must
+end with exit status 0 or 1, write report.json and index.html listing every payload, and no
+payload may have died in its worker ("crashed:" or "stopped:": containment worked, but the cause
+is ours to fix). A failing case's project is kept in CRASHES/project-N/.
+Usage: mutate-projects.py PUSHPREVIEW CRASHES [--seconds S | --cases N] [--seed K]"""
+import json, os, random, shutil, subprocess, sys, tempfile, time
+
+binary, crashes = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+args = sys.argv[3:]
+seconds = float(args[args.index("--seconds") + 1]) if "--seconds" in args else None
+cases = int(args[args.index("--cases") + 1]) if "--cases" in args else (None if seconds else 20)
+rng = random.Random(int(args[args.index("--seed") + 1]) if "--seed" in args else 1)
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+payloads = ["body-only.apns", "crew-message.apns", "harbor-master.apns", "image-gif.apns", "localized-boarding.apns", "photo-tall.apns"]
+
+# Tokens that broke parsers before: numbers out of range, escapes, open blocks, odd specifiers.
+tokens = [b"1e300", b"-1e30", b"nan", b"infpx", b"-9223372036854775808", b"\\ud800\\u0041", b"%0$@", b"%99999999999999999999$@",
+          b"{{#actions}}", b"{{/actions}}", b"{{>", b"a { color: red", b"@media (", b"<div style=\"display:flex\">", b"</div>",
+          b"/**/\"", b"\"", b"{", b"}", b"[", b"]", b",", b"<", b">", b"\x00", b"\xff\xfe", b"bplist00", b"../../", b"%2e%2e/", b"url(/etc/passwd)"]
+
+def mutate(data):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(5)
+        at = rng.randrange(len(data) + 1)
+        if op == 0 and data: data[min(at, len(data) - 1)] ^= 1 << rng.randrange(8)
+        elif op == 1: data[at:at] = rng.choice(tokens)
+        elif op == 2 and data: del data[at:at + rng.randint(1, 64)]
+        elif op == 3: data = data[:at]
+        else:
+            a = rng.randrange(len(data) + 1); data[at:at] = data[a:a + rng.randint(1, 256)] * rng.randint(1, 8)
+    return bytes(data)
+
+work = tempfile.mkdtemp(prefix="pushpreview-mutate-")
+project = os.path.join(work, "Examples")
+shutil.copytree(os.path.join(root, "Examples"), project, ignore=shutil.ignore_patterns("cache"))
+for name in os.listdir(os.path.join(project, "payloads")):
+    if name not in payloads: os.remove(os.path.join(project, "payloads", name))
+files = sorted(os.path.relpath(os.path.join(d, f), project) for d, _, fs in os.walk(project) for f in fs)
+env = dict(os.environ, SWIFT_BACKTRACE="enable=no", NO_COLOR="1")
+start, n, problems = time.time(), 0, 0
+while (cases is None or n < cases) and (seconds is None or time.time() - start < seconds):
+    n += 1
+    name = rng.choice(files)
+    path = os.path.join(project, name)
+    original = open(path, "rb").read()
+    open(path, "wb").write(mutate(original))
+    out = os.path.join(work, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    try:
+        r = subprocess.run([binary, "gallery", project, "--out", out, "--device", "iphone-15", "--appearance", "light", "--jobs", "2",
+                            "--timeout", "30", "--max-memory", "1024"], env=env, capture_output=True, timeout=300)
+        why = None
+        if r.returncode not in (0, 1): why = f"exit status {r.returncode}: {r.stderr.decode(errors='replace')[-300:]}"
+        elif r.returncode == 1 and not os.path.exists(os.path.join(out, "report.json")):
+            why = None if b"devices.json" in r.stderr or b"pushpreview.json" in r.stderr else f"no report.json: {r.stderr.decode(errors='replace')[-300:]}"
+        elif os.path.exists(os.path.join(out, "report.json")):
+            report = json.load(open(os.path.join(out, "report.json")))
+            died = [e for i in report["inputs"] for m in i["mockups"] for e in m["errors"] if e.startswith(("crashed:", "stopped:"))]
+            if len(report["inputs"]) != len(payloads) and not name.startswith("payloads/"): why = f"{len(report['inputs'])} of {len(payloads)} payloads listed"
+            elif died: why = died[0][:300]
+            elif not os.path.exists(os.path.join(out, "index.html")): why = "no index.html"
+    except subprocess.TimeoutExpired:
+        why = "the whole gallery took over 300 s"
+    if why:
+        problems += 1
+        keep = os.path.join(crashes, f"project-{n}")
+        shutil.copytree(project, keep, dirs_exist_ok=True)
+        open(os.path.join(keep, "WHY.txt"), "w").write(f"mutated {name}\n{why}\n")
+        print(f"case {n}: {name}: {why}")
+    open(path, "wb").write(original)
+shutil.rmtree(work, ignore_errors=True)
+print(f"mutate-projects: {n} cases in {time.time() - start:.0f} s, {problems} problem(s)")
+sys.exit(1 if problems else 0)
