@@ -1,3 +1,4 @@
+import Foundation
 import FuzzTargets
 
 // One libFuzzer executable; FUZZ_TARGET (json, payload, plist, strings, mustache, css, html,
