@@ -20,10 +20,14 @@ public struct FontSet: Sendable, Equatable, Codable {
         guard !inter.isEmpty else { throw .missingFont("Inter (install the fonts-inter package: make deps)") }
         let emoji = ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"].filter(fileExists)
         guard !emoji.isEmpty else { throw .missingFont("Noto Color Emoji (install fonts-noto-color-emoji: make deps)") }
-        // Right-to-left scripts, when fonts-noto-core is installed (Inter has no Hebrew or Arabic).
-        let rtl = ["NotoSansHebrew", "NotoSansArabic"].flatMap { family in ["Regular", "Bold"].map { "/usr/share/fonts/truetype/noto/\(family)-\($0).ttf" } }
-            .filter(fileExists)
-        return FontSet(files: inter + emoji + rtl + extraDirectories.flatMap { fontFiles(in: $0) })
+        // Every other script, from fonts-noto-core and fonts-noto-cjk, by path: what Inter cannot
+        // draw falls back to these (and only these, so output is the same on every machine).
+        let scripts = Set(FontSystem.scriptFaces.map(\.family)).sorted().filter { $0 != FontSystem.cjkFamily }.flatMap { family in
+            ["Regular", "Bold"].map { "/usr/share/fonts/truetype/noto/\(family.replacingOccurrences(of: " ", with: ""))-\($0).ttf" }
+        } + ["Regular", "Bold"].map { "/usr/share/fonts/opentype/noto/NotoSansCJK-\($0).ttc" }
+        let missing = scripts.filter { !fileExists($0) }
+        guard missing.isEmpty else { throw .missingFont("\(missing.count) Noto faces, e.g. \(missing[0]) (install fonts-noto-core and fonts-noto-cjk: make deps)") }
+        return FontSet(files: inter + emoji + scripts + extraDirectories.flatMap { fontFiles(in: $0) })
     }
 }
 

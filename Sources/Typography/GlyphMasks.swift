@@ -50,6 +50,8 @@ final class GlyphMasks {
         let pixels = Double(pango_font_description_get_size(description)) / Double(PANGO_SCALE) * m.xx
         pango_font_description_free(description)
         guard pixels <= Self.largestMaskedGlyph else { return false }
+        // A glyph no font has is drawn by Pango as a box with its code point, as browsers do.
+        for i in 0..<Int(glyphs.pointee.num_glyphs) where glyphs.pointee.glyphs[i].glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { return false }
         if bytes > budget { clear() }
         let fontKey = Int(bitPattern: font)
         if fonts[fontKey] == nil { fonts[fontKey] = font; g_object_ref(UnsafeMutableRawPointer(font)) }
@@ -60,7 +62,7 @@ final class GlyphMasks {
         for i in 0..<Int(glyphs.pointee.num_glyphs) {
             let info = glyphs.pointee.glyphs[i]
             defer { advance += Double(info.geometry.width) / unit }
-            if info.glyph == PANGO_GLYPH_EMPTY || info.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { continue }
+            if info.glyph == PANGO_GLYPH_EMPTY { continue }
             let dx = m.xx * (x + advance + Double(info.geometry.x_offset) / unit) + m.x0
             let dy = m.yy * (y + Double(info.geometry.y_offset) / unit) + m.y0
             let quarters = Int(saturating: dx * 4 + 0.5, rounded: .down)
