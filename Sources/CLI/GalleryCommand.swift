@@ -26,7 +26,7 @@ enum GalleryCommand {
       --timeout S         seconds one payload may take in its worker before it is stopped (default 120)
       --max-memory MB     memory a worker may use before its payload is stopped (default 1024)
       --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
-    exit status: 0 all rendered; 1 some inputs failed (listed in the gallery); 2 usage
+    exit status: 0 all rendered; 1 some inputs failed or the project has errors (listed in the gallery); 2 usage
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -101,6 +101,8 @@ enum GalleryCommand {
         do {
             let (report, kept, workersPeakKB) = try run.run { line.update($0) }
             line.finish()
+            for issue in report.projectIssues ?? [] { printError(issue) }
+            let projectErrors = (report.projectIssues ?? []).contains { $0.hasPrefix("error") }
             let s = report.summary
             let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
             let unchanged = run.incremental ? " (\(kept) payloads unchanged, kept)" : ""
@@ -113,7 +115,7 @@ enum GalleryCommand {
                 print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB (the supervisor and its workers), jobs %d",
                              wall, Set(combos).count, s.mockups, (peak + Double(workersPeakKB)) / 1024, jobs))
             }
-            return s.failed > 0 ? 1 : 0
+            return s.failed > 0 || projectErrors ? 1 : 0
         } catch {
             line.finish()
             printError("pushpreview gallery: \(error)")

@@ -77,7 +77,14 @@ enum RenderCommand {
         for path in a.positionals {
             let file = URL(fileURLWithPath: path)
             let projectFolder = a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: file)
-            if projects[projectFolder] == nil { projects[projectFolder] = Result { () throws(ProjectError) in try Project(folder: projectFolder) } }
+            if projects[projectFolder] == nil {
+                projects[projectFolder] = Result { () throws(ProjectError) in try Project(folder: projectFolder) }
+                // The project's own issues, once, with the severity validate gives them.
+                for issue in (try? projects[projectFolder]!.get())?.issues ?? [] {
+                    printError("\(issue.severity.rawValue): \(issue)")
+                    if issue.severity == .error { failed = true }
+                }
+            }
             let project: Project
             switch projects[projectFolder]! {
             case .success(let p): project = p

@@ -87,7 +87,7 @@ public final class MockupRenderer {
                     }
                     let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
                                   locale: locale, payloadFile: payloadFile, options: options,
-                                  warnings: diagnostics.map(\.description) + project.warnings + notifications[language]!.trace.fallbacks)
+                                  warnings: diagnostics.map(\.description) + notifications[language]!.trace.fallbacks)
                     results += render(job)
                 }
             }
@@ -129,9 +129,9 @@ public final class MockupRenderer {
         let ext = config.contentExtension(for: n.category)
         let category = config.category(n.category)
         let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
-        base.warnings += config.issues.filter { issue in
-            issue.severity == .error || (issue.category != nil && issue.category == n.category)
-        }.map(\.description)
+        // The project's own issues are said once per run (Project.issues); a mock-up carries those
+        // about its category, with their severity.
+        base.warnings += config.issues.filter { $0.category != nil && $0.category == n.category }.map { "\($0.severity.rawValue): \($0.description)" }
         if let id = n.category, category == nil, !config.categories.isEmpty || ext != nil {
             base.warnings.append("category \"\(id)\" is not in \(job.project.folder.appendingPathComponent("categories.json").path): no actions are shown")
         }

@@ -54,6 +54,12 @@ public struct Project: Sendable {
         content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path)
     }
 
+    /// What is wrong with the project as a whole (its settings, Info.plists, categories), each
+    /// with the severity `validate` gives it: said once per run, not on every mock-up.
+    public var issues: [ConfigIssue] {
+        warnings.map { ConfigIssue(.warning, file: "", $0) } + content.issues.filter { $0.category == nil }
+    }
+
     /// `payloads/*.apns` and `*.json`, sorted by name.
     public var payloadFiles: [URL] {
         let dir = folder.appendingPathComponent("payloads")

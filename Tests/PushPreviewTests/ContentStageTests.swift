@@ -244,7 +244,7 @@ struct ContentStageTests {
         ("{\"categories\": [", "1:17"),
         (#"{"categories": {}}"#, "categories: expected an array, got object"),
         (#"{"categories": [{"identifier": "a", "actions": [{"identifier": "x", "title": "X", "options": ["loud"]}]}]}"#, "categories[0].actions[0].options[0]: \"loud\" is not one of"),
-        (#"{"categories": [{"identifier": "a", "actions": [{"identifier": "x", "title": "X"}]}, {"identifier": "b", "actions": [{"identifier": "x", "title": "Y"}]}]}"#, "categories[1].actions[0].identifier: \"x\" is already an action of \"a\""),
+        (#"{"categories": [{"identifier": "a", "actions": [{"identifier": "x", "title": "X"}]}, {"identifier": "b", "actions": [{"identifier": "x", "title": "Y"}]}]}"#, "categories[1].actions[0].identifier: \"x\" is also an action of \"a\" with a different title"),
         (#"{"categories": [{"identifier": 5}]}"#, "categories[0].identifier: expected a string, got number"),
     ])
     func badCategoriesNameTheFileAndPath(_ text: String, _ expected: String) throws {

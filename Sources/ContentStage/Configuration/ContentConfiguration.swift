@@ -38,7 +38,8 @@ public struct ContentConfiguration: Sendable {
         }
         var owner: [String: String] = [:]
         for plist in plists {
-            let (ext, found) = ContentExtension.read(plist)
+            // Extensions/NAME/ holds any of the app's extensions, a service extension's too.
+            let (ext, found) = ContentExtension.read(plist, servicesAllowed: plist.deletingLastPathComponent().deletingLastPathComponent() == extensionsDir)
             issues += found
             guard var ext else { continue }
             ext.categories = ext.categories.filter { category in

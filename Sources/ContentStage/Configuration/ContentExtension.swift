@@ -15,9 +15,13 @@ public struct ContentExtension: Sendable, Equatable {
     public var overridesDefaultTitle = false
     public var userInteractionEnabled = false
 
-    /// Reads an Info.plist (XML or binary). Returns nil when the file is not a content extension's
-    /// (a service extension's is skipped quietly); every problem is an issue naming the key.
-    public static func read(_ url: URL) -> (ContentExtension?, [ConfigIssue]) {
+    public static let servicePointIdentifier = "com.apple.usernotifications.service"
+
+    /// Reads an Info.plist (XML or binary). Returns nil when the file is not a content extension's;
+    /// every problem is an issue naming the key. A service extension's is recognised: in a slot
+    /// that also takes them (`servicesAllowed`) it is no content extension and no problem; in the
+    /// content extension's own slot it is an error saying so.
+    public static func read(_ url: URL, servicesAllowed: Bool = false) -> (ContentExtension?, [ConfigIssue]) {
         let file = url.path
         var issues: [ConfigIssue] = []
         func issue(_ s: ConfigIssue.Severity, _ key: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: key, m)) }
@@ -35,7 +39,10 @@ public struct ContentExtension: Sendable, Equatable {
         let point = ext["NSExtensionPointIdentifier"] as? String
         switch point {
         case Self.pointIdentifier: break
-        case "com.apple.usernotifications.service": return (nil, [])
+        case Self.servicePointIdentifier:
+            if servicesAllowed { return (nil, []) }
+            return (nil, [ConfigIssue(.error, file: file, location: "NSExtension.NSExtensionPointIdentifier",
+                                      "this is a Notification Service Extension's Info.plist (\(Self.servicePointIdentifier)) where the content extension's belongs; put the content extension's here (the service stage needs no Info.plist) or move this one to Extensions/NAME/Info.plist")])
         case "com.apple.usernotifications.content":
             issue(.warning, "NSExtension.NSExtensionPointIdentifier",
                   "\"com.apple.usernotifications.content\" is not an extension point, so iOS never loads this extension (drawn here as if it were right). Use \"\(Self.pointIdentifier)\"")
@@ -72,12 +79,13 @@ public struct ContentExtension: Sendable, Equatable {
         case nil: issue(.error, ratioKey, "missing (required): height ÷ width of the view while it loads, e.g. 0.5; using 1")
         case let v? where type(of: v) == Bool.self: issue(.error, ratioKey, "expected a number, got a boolean; using 1")
         case let s as String:
-            if let v = Double(s.trimmed), v > 0 {
+            if let v = Double(s.trimmed), v >= 0, v <= 10 {
                 result.initialContentSizeRatio = v
                 issue(.warning, ratioKey, "is a string; make it a Number (real)")
             } else { issue(.error, ratioKey, "\"\(s)\" is not a positive number; using 1") }
-        case let v as NSNumber where v.doubleValue > 0 && v.doubleValue <= 10: result.initialContentSizeRatio = v.doubleValue
-        case let v as NSNumber: issue(.error, ratioKey, "\(v) is outside 0 < ratio ≤ 10; using 1")
+        // 0 ships in apps whose views size themselves: no initial box, then the content's height.
+        case let v as NSNumber where v.doubleValue >= 0 && v.doubleValue <= 10: result.initialContentSizeRatio = v.doubleValue
+        case let v as NSNumber: issue(.error, ratioKey, "\(v) is outside 0 ≤ ratio ≤ 10; using 1")
         default: issue(.error, ratioKey, "expected a number; using 1")
         }
         func flag(_ name: String) -> Bool {

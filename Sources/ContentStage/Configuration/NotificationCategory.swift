@@ -77,7 +77,7 @@ public struct NotificationCategory: Sendable, Equatable {
             for m in members where !known.contains(m.key) { issue(.warning, "\(at).\(m.key)", "unknown key, ignored") }
         }
         var categories: [NotificationCategory] = []
-        var actionOwner: [String: String] = [:]
+        var actionOwner: [String: (category: String, action: NotificationAction)] = [:]
         for (i, item) in items.enumerated() {
             let at = "categories[\(i)]"
             let first = issues.count
@@ -104,10 +104,6 @@ public struct NotificationCategory: Sendable, Equatable {
                 guard case .object = a else { issue(.error, aat, "expected an object, got \(a.typeName)"); continue }
                 unknownKeys(a, ["identifier", "title", "options", "icon", "textInput"], aat)
                 guard let aid = string(a["identifier"], "\(aat).identifier", required: true), let title = string(a["title"], "\(aat).title", required: true) else { continue }
-                if let owner = actionOwner[aid] {
-                    issue(.error, "\(aat).identifier", "\"\(aid)\" is already an action of \"\(owner)\"; action identifiers must be unique across the app")
-                }
-                actionOwner[aid] = actionOwner[aid] ?? id
                 var action = NotificationAction(identifier: aid, title: title)
                 action.options = options(a["options"], "\(aat).options")
                 switch a["icon"] {
@@ -124,6 +120,12 @@ public struct NotificationCategory: Sendable, Equatable {
                     t.placeholder = string(input["placeholder"], "\(aat).textInput.placeholder") ?? ""
                     action.textInput = t
                 }
+                // Apps offer one action (snooze, reply) in several categories; only one identifier
+                // with two different definitions is a mistake.
+                if let (owner, first) = actionOwner[aid], first != action {
+                    issue(.error, "\(aat).identifier", "\"\(aid)\" is also an action of \"\(owner)\" with a different title, options, icon or text input; one identifier is one action")
+                }
+                if actionOwner[aid] == nil { actionOwner[aid] = (id, action) }
                 category.actions.append(action)
             }
             if category.actions.count > maxActions {

@@ -80,6 +80,10 @@ enum GalleryPage {
         <main>
 
         """
+        if let issues = report.projectIssues, !issues.isEmpty {
+            body += "<section id=\"project\"><h2>The project (\(issues.count))</h2><ul>"
+                + issues.map { "<li class=\"\($0.hasPrefix("error") ? "error" : "warning")\">\(escapeHTML($0))</li>" }.joined() + "</ul></section>\n"
+        }
         let failed = report.inputs.filter { $0.outcome == "failed" }
         if !failed.isEmpty {
             body += "<section id=\"failed\"><h2>Failed inputs (\(failed.count))</h2><ul>"

@@ -15,6 +15,8 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     /// "I/N" for a shard's report; nil for a whole (or merged) run.
     public var shard: String?
     public var summary: Summary
+    /// The project's own errors and warnings ("error: …", "warning: …"), once for the run.
+    public var projectIssues: [String]? = nil
     public var inputs: [Input]
 
     public struct Summary: Codable, Sendable, Equatable {

@@ -14,8 +14,10 @@ public struct Localizer: Sendable {
         self.locale = locale
         self.developmentLanguage = catalogLanguage(projectFolder) ?? developmentLanguage
         let fm = FileManager.default
+        let folders = Self.lprojFolders(projectFolder)
         for language in fallbackChain {
-            let file = projectFolder.appendingPathComponent("\(language).lproj/Localizable.strings")
+            guard let folder = folders[Self.canonical(language)] else { continue }
+            let file = projectFolder.appendingPathComponent("\(folder)/Localizable.strings")
             guard let data = fm.contents(atPath: file.path) else { continue }
             do { tables.append((language, try StringsFile.parse([UInt8](data), file: file.path))) }
             catch { problems.append("\(error)") }
@@ -27,15 +29,39 @@ public struct Localizer: Sendable {
                 problems += catalog!.problems
             } catch { problems.append("\(error)") }
         }
+        // A locale asked for that the app has no strings for at all reads as the development language.
+        let own = fallbackChain.prefix { Self.canonical($0) != Self.canonical(self.developmentLanguage) && $0 != "Base" }
+        let catalogLanguages = Set((catalog?.strings.values.flatMap(\.keys) ?? []).map(Self.canonical))
+        if !own.isEmpty, !own.contains(where: { l in tables.contains { $0.language == l } || catalogLanguages.contains(Self.canonical(l)) }) {
+            problems.append("no strings for \(locale) in \(projectFolder.lastPathComponent) (no \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
+        }
     }
 
-    /// nl-BE → nl-BE, nl, then the development language, then Base.
+    /// zh-Hans-CN → zh-Hans-CN, zh-Hans, zh, then the development language, then Base.
     public var fallbackChain: [String] {
-        var chain = [locale]
-        if let dash = locale.firstIndex(where: { $0 == "-" || $0 == "_" }) { chain.append(String(locale[..<dash])) }
+        var chain: [String] = []
+        var parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        while !parts.isEmpty { chain.append(parts.joined(separator: "-")); parts.removeLast() }
         chain += [developmentLanguage, "Base"]
         var seen = Set<String>()
-        return chain.filter { seen.insert($0).inserted }
+        return chain.filter { seen.insert(Self.canonical($0)).inserted }
+    }
+
+    /// A language as iOS matches `.lproj` names: `pt_BR` is `pt-BR`, case aside, and the old
+    /// English names are their codes.
+    static func canonical(_ name: String) -> String {
+        let legacy = ["english": "en", "french": "fr", "german": "de", "japanese": "ja", "spanish": "es", "italian": "it", "dutch": "nl"]
+        let lower = name.replacingOccurrences(of: "_", with: "-").lowercased()
+        return legacy[lower] ?? lower
+    }
+
+    /// The project's `.lproj` folders by canonical language.
+    static func lprojFolders(_ folder: URL) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".lproj") {
+            out[canonical(String(name.dropLast(6)))] = out[canonical(String(name.dropLast(6)))] ?? name
+        }
+        return out
     }
 
     public struct Resolved: Equatable, Sendable {
@@ -47,7 +73,7 @@ public struct Localizer: Sendable {
 
     public func resolve(key: String, args: [String]) -> Resolved {
         for language in fallbackChain {
-            if let entry = catalog?.strings[key]?[language] {
+            if let entry = catalog?.strings[key].flatMap({ entries in entries[language] ?? entries.first { Self.canonical($0.key) == Self.canonical(language) }?.value }) {
                 switch entry {
                 case .text(let text): return Self.format(text, args, source: "Localizable.xcstrings (\(language))")
                 case .plural(let forms):

@@ -1,0 +1,104 @@
+import ContentStage
+import Foundation
+import Testing
+import PushPreview
+
+/// Configurations that real, shipping iOS projects have (learned from public apps' Info.plists,
+/// strings and category code; written here in the same shapes): each is accepted as iOS accepts it.
+struct RealProjectShapeTests {
+    typealias Fixture = ContentStageTests.Fixture
+
+    /// A blogging app offers its reply and like actions in two categories each.
+    @Test func oneActionInSeveralCategoriesIsFine() throws {
+        var f = Fixture()
+        f.categories = """
+        {"categories": [
+          {"identifier": "card", "actions": [{"identifier": "COMMENT_REPLY", "title": "Reply", "textInput": {"buttonTitle": "Reply", "placeholder": "Write a reply…"}},
+                                            {"identifier": "COMMENT_LIKE", "title": "Like"}]},
+          {"identifier": "comment-mention", "actions": [{"identifier": "COMMENT_REPLY", "title": "Reply", "textInput": {"buttonTitle": "Reply", "placeholder": "Write a reply…"}},
+                                                        {"identifier": "COMMENT_LIKE", "title": "Like"}]},
+          {"identifier": "share-upload-failure"}
+        ]}
+        """
+        let project = try f.write()
+        #expect(project.content.issues.filter { $0.severity == .error }.isEmpty, "\(project.content.issues)")
+        let results = try f.render()
+        #expect(results.allSatisfy { $0.errors.isEmpty && !$0.warnings.contains { $0.contains("COMMENT") } }, "\(results.map(\.warnings))")
+        #expect(results.first { $0.view == "expanded" }?.actions?.map(\.identifier) == ["COMMENT_REPLY", "COMMENT_LIKE"])
+    }
+
+    /// A view that sizes itself ships with a ratio of 0: no warning, no empty initial box, the
+    /// content's own height.
+    @Test func initialContentSizeRatioZero() throws {
+        var f = Fixture()
+        f.attributes["UNNotificationExtensionInitialContentSizeRatio"] = 0.0
+        f.template = #"<div id="card" style="height: 120px; background: #2a9d8f"></div>"#
+        let results = try f.render()
+        let expanded = try #require(results.first { $0.view == "expanded" })
+        #expect(expanded.warnings.isEmpty && expanded.errors.isEmpty, "\(expanded.warnings) \(expanded.errors)")
+        #expect(expanded.content?.customViewHeight == 120)
+    }
+
+    /// `.lproj` names as iOS reads them: underscores (a messenger's pt_BR, zh_Hans), the old
+    /// English name, and a locale with no table at all is a warning, not silent English.
+    @Test func lprojNamesAsIOSReadsThem() throws {
+        var f = Fixture()
+        f.payload = #"{"aps": {"alert": {"title-loc-key": "FERRY", "loc-key": "DEPARTS"}, "category": "card"}}"#
+        let project = try f.write()
+        for (folder, title) in [("English", "Ferry"), ("pt_BR", "Balsa"), ("zh_Hans", "渡轮"), ("zh-Hant", "渡輪")] {
+            let dir = project.folder.appendingPathComponent("\(folder).lproj")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data("/* \(folder) */\n\"FERRY\" = \"\(title)\";\nDEPARTS = \"…\";\n".utf8).write(to: dir.appendingPathComponent("Localizable.strings"))
+        }
+        let renderer = try makeRenderer()
+        for (locale, title) in [("pt-BR", "Balsa"), ("zh-Hans", "渡轮"), ("zh_Hant", "渡輪"), ("en", "Ferry"), ("pt", "Ferry")] {
+            var options = RenderOptions()
+            options.locales = [locale]
+            options.formats = ["html"]
+            options.outputFolder = project.folder.appendingPathComponent("Output-\(locale)")
+            let results = renderer.render(payloadFile: project.folder.appendingPathComponent("payloads/p.apns"), project: project, options: options)
+            let banner = try #require(results.first { $0.view == "banner" })
+            let page = try String(contentsOfFile: try #require(banner.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
+            #expect(page.contains(title), "\(locale): \(title) not shown")
+            #expect(banner.warnings.contains { $0.contains("no strings for pt") } == (locale == "pt"), "\(locale): \(banner.warnings)")
+        }
+    }
+
+    /// A messenger's service extension Info.plist among the app's extensions is recognised (not a
+    /// content extension, not a problem); in the content extension's own place it is an error.
+    @Test func serviceExtensionInfoPlist() throws {
+        var f = Fixture()
+        let project = try f.write()
+        let service: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": ContentExtension.servicePointIdentifier,
+                                                      "NSExtensionPrincipalClass": "$(PRODUCT_MODULE_NAME).NotificationService"]]
+        let data = try PropertyListSerialization.data(fromPropertyList: service, format: .xml, options: 0)
+        let dir = project.folder.appendingPathComponent("Extensions/RiotNSE")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try data.write(to: dir.appendingPathComponent("Info.plist"))
+        #expect(try Project(folder: project.folder).content.issues.isEmpty)
+        try data.write(to: project.folder.appendingPathComponent("Info.plist"))
+        let issues = try Project(folder: project.folder).content.issues
+        #expect(issues.contains { $0.severity == .error && $0.message.contains("Service Extension's Info.plist") }, "\(issues)")
+        _ = f
+    }
+
+    /// A project-level problem is said once per run, with validate's severity, and does not mark
+    /// every payload "with warnings".
+    @Test func projectIssuesAreSaidOnce() throws {
+        let project = try examplesCopy(payloads: ["body-only.apns", "emoji.apns", "plain-alert.apns"])
+        let settings = project.appendingPathComponent("pushpreview.json")
+        var text = try String(contentsOf: settings, encoding: .utf8)
+        text = text.replacingOccurrences(of: "{", with: "{\"appIconSet\": \"AppIcon\", ", options: [], range: text.range(of: "{"))
+        try Data(text.utf8).write(to: settings)
+        let out = project.deletingLastPathComponent().appendingPathComponent("Output")
+        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--locale", "en"])
+        #expect(g.stderr.components(separatedBy: "appIconSet").count == 2, "said \(g.stderr.components(separatedBy: "appIconSet").count - 1) times: \(g.stderr)")
+        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        #expect(report.projectIssues?.contains { $0.hasPrefix("warning: ") && $0.contains("appIconSet") } == true)
+        #expect(report.inputs.allSatisfy { $0.outcome == "rendered" }, "\(report.inputs.map(\.outcome))")
+        let v = try runProcess(pushpreviewBinary, ["validate", project.path])
+        #expect((v.stdout + v.stderr).contains("warning: ") && (v.stdout + v.stderr).contains("appIconSet"))
+        let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("appIconSet"))
+    }
+}
