@@ -73,7 +73,7 @@ public struct ContentStage: Sendable {
                 throw TemplateError(file: name, line: 0, message: "has no element with id=\"custom-view\" for the custom view")
             }
             document.warnings += custom.warnings + (overlay?.warnings ?? [])
-            sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line) }
+            sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line, scope: "custom-view") }
         }
         let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
         sheets = (colors.map { [$0] } ?? []) + sheets
@@ -140,10 +140,12 @@ final class ParsedTemplates: @unchecked Sendable {
     }
 
     /// Stylesheets by text: the chrome's CSS differs per device, not per payload.
-    func stylesheet(_ text: String, file: String, firstLine: Int) -> Stylesheet {
-        let key = "\(file)|\(firstLine)|\(text)"
+    /// `scope`: the id the sheet's rules are confined to (a custom view's).
+    func stylesheet(_ text: String, file: String, firstLine: Int, scope: String? = nil) -> Stylesheet {
+        let key = "\(file)|\(firstLine)|\(scope ?? "")|\(text)"
         if let known = lock.withLock({ sheets[key] }) { return known }
-        let sheet = Stylesheet(text, file: file, firstLine: firstLine)
+        let parsed = Stylesheet(text, file: file, firstLine: firstLine)
+        let sheet = scope.map { parsed.scoped(toID: $0) } ?? parsed
         lock.withLock {
             if sheets.count > 256 { sheets.removeAll() }
             sheets[key] = sheet

@@ -7,6 +7,7 @@ public struct Selector: Sendable, Equatable {
         public var tag: String?
         public var id: String?
         public var classes: [String] = []
+        public init(tag: String? = nil, id: String? = nil, classes: [String] = []) { self.tag = tag; self.id = id; self.classes = classes }
         func matches(_ e: Element) -> Bool {
             if let tag, tag != e.tag { return false }
             if let id, id != e.id { return false }

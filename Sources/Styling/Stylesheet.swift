@@ -67,6 +67,29 @@ public struct Stylesheet: Sendable {
         }
     }
 
+    /// This sheet's rules confined to the element with `id` and what is inside it: `body` and
+    /// `html` mean that element, and every other selector gets it as an ancestor. A content
+    /// extension's view is its own: its CSS can never restyle what the system draws around it.
+    public func scoped(toID id: String) -> Stylesheet {
+        var out = self
+        let scope = Selector.Compound(id: id)
+        out.rules = rules.map { rule in
+            var r = rule
+            r.selectors = rule.selectors.map { s in
+                var s = s
+                if let first = s.parts.first, first.id == nil, first.tag == "body" || first.tag == "html" {
+                    s.parts[0] = scope
+                } else {
+                    s.parts.insert(scope, at: 0)
+                    s.combinators.insert(.descendant, at: 0)
+                }
+                return s
+            }
+            return r
+        }
+        return out
+    }
+
     static func colorScheme(in prelude: String) -> String? {
         let compact = prelude.filter { !$0.isWhitespace }
         if compact.contains("prefers-color-scheme:dark") { return "dark" }

@@ -67,7 +67,7 @@ struct RealProjectShapeTests {
     /// A messenger's service extension Info.plist among the app's extensions is recognised (not a
     /// content extension, not a problem); in the content extension's own place it is an error.
     @Test func serviceExtensionInfoPlist() throws {
-        var f = Fixture()
+        let f = Fixture()
         let project = try f.write()
         let service: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": ContentExtension.servicePointIdentifier,
                                                       "NSExtensionPrincipalClass": "$(PRODUCT_MODULE_NAME).NotificationService"]]
@@ -79,7 +79,6 @@ struct RealProjectShapeTests {
         try data.write(to: project.folder.appendingPathComponent("Info.plist"))
         let issues = try Project(folder: project.folder).content.issues
         #expect(issues.contains { $0.severity == .error && $0.message.contains("Service Extension's Info.plist") }, "\(issues)")
-        _ = f
     }
 
     /// A project-level problem is said once per run, with validate's severity, and does not mark
