@@ -86,8 +86,6 @@ func prepareChrome() throws -> Int {
             }
             let folder = work.appendingPathComponent("chrome-\(payload)-\(result.view)-\(result.appearance)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let source = URL(fileURLWithPath: html).deletingLastPathComponent()
-            try? FileManager.default.copyItem(at: source.appendingPathComponent("media"), to: folder.appendingPathComponent("media"))
             try FileManager.default.copyItem(at: URL(fileURLWithPath: html), to: folder.appendingPathComponent("page.html"))
             try FileManager.default.copyItem(at: URL(fileURLWithPath: png), to: folder.appendingPathComponent("ours.png"))
             let boxes = try JSONDecoder().decode([Box].self, from: Data(contentsOf: URL(fileURLWithPath: layout))).filter { $0.id != nil }
@@ -98,6 +96,9 @@ func prepareChrome() throws -> Int {
             count += 1
         }
     }
+    // Pages show their images from ../media/ (shared by an output folder): beside the cases.
+    try? FileManager.default.removeItem(at: work.appendingPathComponent("media"))
+    try FileManager.default.moveItem(at: options.outputFolder.appendingPathComponent("media"), to: work.appendingPathComponent("media"))
     try FileManager.default.removeItem(at: options.outputFolder)
     return count
 }

@@ -30,7 +30,7 @@ extension MockupRenderer {
         if let icon = job.project.appIcon {
             if let url = ServiceSettings.projectFile(icon, in: job.project.folder) {
                 if let data = FileManager.default.contents(atPath: url.path) {
-                    let src = "media/app-icon.\(url.pathExtension.lowercased())"
+                    let src = Self.appIconSource + url.pathExtension.lowercased()
                     do {
                         try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
                         iconSource = src
@@ -154,6 +154,29 @@ extension MockupRenderer {
         return (composition, styled, engine.layout(styled, width: job.device.width, language: job.language))
     }
 
+    /// The file a page shows for `src`, written once per output folder and named by its content
+    /// (`media/<hash>.<ext>`, beside the payload folders), so that one icon or photo shown by every
+    /// page of a gallery is stored once. The app icon is stored at the largest size a view draws it.
+    func sharedMedia(_ src: String, _ entry: ImageStore.Entry, job: Job) throws -> String {
+        let key = "\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
+        if let known = mediaNames[key] { return known }
+        var bytes = entry.bytes, ext = URL(fileURLWithPath: entry.fileName).pathExtension.lowercased()
+        let side = Self.largestIconPoints * job.device.scale
+        if src.hasPrefix(Self.appIconSource), entry.source.uprightSize.width > side || entry.source.uprightSize.height > side {
+            bytes = try PNGCodec.encode(try Thumbnailer.thumbnail(entry.bytes, width: side, height: side, fit: .fit), scale: job.device.scale)
+            ext = "png"
+        }
+        let name = "media/\(SHA256.hex(bytes).prefix(20)).\(ext.isEmpty ? "img" : ext)"
+        let target = job.options.outputFolder.appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: target.path) { try OutputFile.write(bytes, to: target) }
+        mediaNames[key] = name
+        return name
+    }
+
+    /// Where the app icon is registered, and the largest it is drawn (the banner's, in points).
+    static let appIconSource = "media/app-icon."
+    static let largestIconPoints = 38
+
     func write(scene: Scene, styled: StyledElement, composition: ContentStage.Composition, stem: String, context: TemplateContext,
                        job: Job, result: inout MockupResult) throws {
         for src in images.missing.sorted() {
@@ -179,13 +202,9 @@ extension MockupRenderer {
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, background: background, language: job.language)
             let url = folder.appendingPathComponent(stem + ".html")
-            try OutputFile.write(HTMLWriter.html(page) { $0 }, to: url)
-            for entry in images.entries.values where !entry.fileName.isEmpty {
-                let target = folder.appendingPathComponent(entry.fileName)
-                // Every view of a payload shows the same files: each is written once per run.
-                guard writtenMedia.insert("\(target.path)|\(entry.bytes.count)").inserted else { continue }
-                try OutputFile.write(entry.bytes, to: target)
-            }
+            var shared: [String: String] = [:]
+            for (src, entry) in images.entries where !entry.fileName.isEmpty { shared[src] = "../" + (try sharedMedia(src, entry, job: job)) }
+            try OutputFile.write(HTMLWriter.html(page) { shared[$0] ?? $0 }, to: url)
             result.outputs.append(url.path)
         }
         if options.layoutJSON {

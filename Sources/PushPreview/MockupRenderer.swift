@@ -16,8 +16,8 @@ public final class MockupRenderer {
     let images: ImageStore
     /// Banner thumbnails already made, by attachment, size and options.
     var thumbnails: [String: [UInt8]] = [:]
-    /// Media files beside the pages already written in this run.
-    var writtenMedia: Set<String> = []
+    /// Shared media files already written in this run, by content and size.
+    var mediaNames: [String: String] = [:]
     private var stages: [URL: ContentStage] = [:]
     /// Told what the renderer is about to do, so a supervisor can say where a worker died.
     public var activity: ((String) -> Void)?

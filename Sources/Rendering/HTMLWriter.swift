@@ -19,14 +19,21 @@ public enum HTMLWriter {
         }
     }
 
-    /// The Hebrew and Arabic faces the PNG renderer loads, named for those scripts only, so a
-    /// browser falls back to them instead of whatever its system prefers.
-    static let fallbackFaces = [("Hebrew", "U+0590-05FF, U+FB1D-FB4F"),
-                                ("Arabic", "U+0600-06FF, U+0750-077F, U+08A0-08FF, U+FB50-FDFF, U+FE70-FEFF")].flatMap { script, range in
-        [("Regular", 400), ("Bold", 700)].map { style, weight in
-            #"@font-face { font-family: "PushPreview Fallback"; src: local("Noto Sans \#(script) \#(style)"), local("NotoSans\#(script)-\#(style)"); font-weight: \#(weight); unicode-range: \#(range) }"#
+    /// The script faces the PNG renderer loads (FontSystem.scriptFaces), each named for its own
+    /// Unicode blocks only, so a browser falls back to them instead of whatever its system prefers.
+    static let fallbackFaces: String = {
+        var families: [String] = [], ranges: [String: [String]] = [:]
+        for (range, family) in FontSystem.scriptFaces {
+            if ranges[family] == nil { families.append(family) }
+            ranges[family, default: []].append(String(format: "U+%04X-%04X", range.lowerBound, range.upperBound))
         }
-    }.joined(separator: "\n")
+        return families.flatMap { family in
+            [("Regular", 400), ("Bold", 700)].map { style, weight in
+                let postScript = family.replacingOccurrences(of: " ", with: "") + "-" + style
+                return #"@font-face { font-family: "PushPreview Fallback"; src: local("\#(family) \#(style)"), local("\#(postScript)"); font-weight: \#(weight); unicode-range: \#(ranges[family]!.joined(separator: ", ")) }"#
+            }
+        }.joined(separator: "\n")
+    }()
 
     /// Every page we write starts from this: nothing loads but what each page allows, and no
     /// `<base>` or form can send the reader elsewhere (neither is covered by default-src).

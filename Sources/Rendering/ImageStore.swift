@@ -60,6 +60,9 @@ public final class ImageStore {
         entries[src] = Entry(bytes: bytes, source: source, fileName: fileName)
     }
 
+    /// The content identity `src` was registered with (the same for the same bytes on every page).
+    public func identity(of src: String) -> String? { identities[src] }
+
     /// Intrinsic size in CSS pixels (= image pixels, upright).
     public func size(of src: String) -> (width: Double, height: Double)? {
         guard let s = entry(src)?.source else { return nil }

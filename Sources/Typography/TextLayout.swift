@@ -192,8 +192,8 @@ extension FontSystem {
     enum Fallback: Hashable { case emoji, script(String) }
 
     /// Inter draws Latin, Greek and Cyrillic; each other script's Unicode blocks, and its face.
-    static let cjkFamily = "Noto Sans CJK SC"
-    static let scriptFaces: [(range: ClosedRange<UInt32>, family: String)] = [
+    public static let cjkFamily = "Noto Sans CJK SC"
+    public static let scriptFaces: [(range: ClosedRange<UInt32>, family: String)] = [
         (0x0530...0x058F, "Noto Sans Armenian"), (0x0590...0x05FF, "Noto Sans Hebrew"), (0xFB1D...0xFB4F, "Noto Sans Hebrew"),
         (0x0600...0x06FF, "Noto Sans Arabic"), (0x0750...0x077F, "Noto Sans Arabic"), (0x08A0...0x08FF, "Noto Sans Arabic"),
         (0xFB50...0xFDFF, "Noto Sans Arabic"), (0xFE70...0xFEFF, "Noto Sans Arabic"),

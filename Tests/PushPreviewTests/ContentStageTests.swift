@@ -163,9 +163,9 @@ struct ContentStageTests {
         func thumbnail(_ options: String) throws -> RGBAImage? {
             f.payload = #"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "image-url": "media/halves.png"\#(options)}"#
             let banner = try Self.view(try f.render(), "banner")
-            guard let file = tree(f.folder.appendingPathComponent("Output/p")).keys.first(where: { $0.contains("thumbnail") }) else { return nil }
+            guard let page = banner.outputs.first(where: { $0.hasSuffix(".html") }), let file = imageFile(ofPage: page, id: "thumbnail") else { return nil }
             #expect(banner.errors.isEmpty)
-            return try PNGCodec.decode(sha(f.folder.appendingPathComponent("Output/p").appendingPathComponent(file)))
+            return try PNGCodec.decode(sha(file))
         }
         let right = try #require(try thumbnail(#", "attachment-options": {"thumbnail-clipping-rect": {"X": 0.5, "Y": 0, "Width": 0.5, "Height": 1}}"#))
         #expect(right.width == 114 && right.pixel(x: 5, y: 57).b > 240 && right.pixel(x: 108, y: 57).b > 240)

@@ -66,8 +66,10 @@ struct EscapeTests {
         guard let seen = try openInChromium([page]) else { return }
         for s in seen {
             #expect(!s.resources.contains { $0.contains("secret") || $0.contains("127.0.0.1") }, "\(s.resources)")
-            #expect(s.images.filter(\.loaded).allSatisfy { $0.src.hasSuffix("media/ok.png") || $0.src.hasPrefix("data:") }, "\(s.images)")
-            #expect(s.images.contains { $0.loaded && $0.src.hasSuffix("media/ok.png") })
+            // What loads is the project's own image, copied into the output's shared media folder.
+            let shared = f.folder.appendingPathComponent("Output/media").path
+            #expect(s.images.filter(\.loaded).allSatisfy { $0.src.hasPrefix("file://" + shared) || $0.src.hasPrefix("data:") }, "\(s.images)")
+            #expect(s.images.contains { $0.loaded && $0.src.hasPrefix("file://" + shared) })
             #expect(!s.text.contains("SECRET-PARTIAL") && !s.navigated)
         }
     }

@@ -75,3 +75,12 @@ func examplesCopy(payloads: [String]? = nil, _ name: String = #function) throws 
     }
     return folder
 }
+
+/// The file the `<img id="ID">` of a written page shows (shared media live in the output's
+/// media/ folder, beside the payload folders), or nil when the page has no such image.
+func imageFile(ofPage page: String, id: String) -> URL? {
+    guard let html = try? String(contentsOfFile: page, encoding: .utf8),
+          let tag = html.components(separatedBy: "<img").first(where: { $0.contains("id=\"\(id)\"") }),
+          let src = tag.components(separatedBy: "src=\"").dropFirst().first?.prefix(while: { $0 != "\"" }) else { return nil }
+    return URL(fileURLWithPath: page).deletingLastPathComponent().appendingPathComponent(String(src)).standardizedFileURL
+}

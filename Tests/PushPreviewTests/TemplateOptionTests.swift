@@ -84,8 +84,8 @@ struct TemplateOptionTests {
         <img id="escape" src="../../etc/hosts" style="width: 10px; height: 10px">
         """)
         #expect(r.errors.isEmpty, "\(r.errors)")
-        let folder = URL(fileURLWithPath: r.outputs[0]).deletingLastPathComponent()
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("media/AppIcon.png").path))
+        let page = try #require(r.outputs.first { $0.hasSuffix(".html") })
+        #expect(imageFile(ofPage: page, id: "icon").map { FileManager.default.fileExists(atPath: $0.path) } == true)
         #expect(r.warnings.contains { $0.contains("image media/nope.png") })
         #expect(r.warnings.contains { $0.contains("../../etc/hosts") }, "\(r.warnings)")
         #expect(!r.warnings.contains { $0.contains("image data:") })

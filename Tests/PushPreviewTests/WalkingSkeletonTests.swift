@@ -53,8 +53,10 @@ struct WalkingSkeletonTests {
             let boxes = try JSONDecoder().decode([LaidOutBox].self, from: Data(contentsOf: URL(fileURLWithPath: layout)))
             let attachment = try #require(boxes.first { $0.id == "attachment" }, "\(name) has no attachment box")
             #expect(attachment.height > 100 && attachment.height <= 320)
-            let html = try String(contentsOfFile: try #require(r.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
-            #expect(html.contains("Content-Security-Policy") && html.contains("src=\"media/attachment-1."))
+            let page = try #require(r.outputs.first { $0.hasSuffix(".html") })
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("Content-Security-Policy") && html.contains("src=\"../media/"))
+            #expect(imageFile(ofPage: page, id: "attachment").map { FileManager.default.fileExists(atPath: $0.path) } == true, "\(name)")
         }
     }
 

@@ -32,13 +32,13 @@ public enum GalleryMerge {
             guard folder.standardizedFileURL != output.standardizedFileURL else { continue }
             for input in r.inputs {
                 for file in input.mockups.flatMap(\.outputs) { try copy(folder.appendingPathComponent(file), to: output.appendingPathComponent(file), within: folder) }
-                // The images pages refer to, beside them.
-                for folderName in Set(input.mockups.flatMap(\.outputs).map { ($0 as NSString).deletingLastPathComponent }) {
-                    let media = folder.appendingPathComponent(folderName).appendingPathComponent("media")
-                    for name in (try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? [] {
-                        try copy(media.appendingPathComponent(name), to: output.appendingPathComponent(folderName).appendingPathComponent("media").appendingPathComponent(name), within: folder)
-                    }
-                }
+            }
+        }
+        // The images the pages show, stored once per output folder (media/, named by content).
+        for (folder, _) in reports where folder.standardizedFileURL != output.standardizedFileURL {
+            let media = folder.appendingPathComponent("media")
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []).sorted() {
+                try copy(media.appendingPathComponent(name), to: output.appendingPathComponent("media").appendingPathComponent(name), within: folder)
             }
         }
         var report = first
