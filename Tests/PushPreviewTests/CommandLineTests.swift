@@ -4,7 +4,7 @@ import Imaging
 
 /// The `pushpreview` binary as users run it: exit status 0 / 1 / 2 and messages on stderr.
 struct CommandLineTests {
-    static let binary = repositoryRoot.appendingPathComponent(".build/debug/pushpreview")
+    static let binary = pushpreviewBinary
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 

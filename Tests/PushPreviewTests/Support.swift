@@ -30,8 +30,12 @@ func tree(_ folder: URL) -> [String: [UInt8]] {
     return out
 }
 
-/// The `pushpreview` binary `swift build --build-tests` made, as users run it.
-let pushpreviewBinary = repositoryRoot.appendingPathComponent(".build/debug/pushpreview")
+/// The `pushpreview` binary built beside this test bundle (whatever the build folder: a
+/// sanitizer build has its own), as users run it.
+let pushpreviewBinary: URL = {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("pushpreview")
+    return FileManager.default.fileExists(atPath: beside.path) ? beside : repositoryRoot.appendingPathComponent(".build/debug/pushpreview")
+}()
 
 struct ProcessRun { var status: Int32; var stdout: String; var stderr: String }
 
