@@ -66,7 +66,7 @@ public struct ContentStage: Sendable {
         var document = try page(source, file: name, data: data, allowURL: allowURL)
         var sheets = document.styleSheets.map { parsed.stylesheet($0.text, file: name, firstLine: $0.line) }
         if let customView, view != .banner {
-            let custom = try page(customView.source, file: customView.file, data: data, allowURL: allowURL)
+            let custom = try page(customView.source, file: customView.file, data: data, allowURL: allowURL, reportMissing: true)
             let overlayName = "system/media-button.html"
             let overlay = try partial(overlayName).map { source throws(TemplateError) in try page(source, file: overlayName, data: data, allowURL: allowURL) }
             guard document.body.replaceChildren(ofId: "custom-view", with: custom.body.children + (overlay?.body.children ?? [])) else {
@@ -98,15 +98,25 @@ public struct ContentStage: Sendable {
     }
 
     /// Mustache, then libxml2, then the sanitizer.
-    private func page(_ source: String, file: String, data: TemplateValue, allowURL: (String) -> String?) throws(TemplateError) -> HTMLDocument {
+    /// `reportMissing`: warn about each `{{name}}` the data lacks (a custom view's, not the
+    /// chrome's, whose optional parts are guarded by sections).
+    private func page(_ source: String, file: String, data: TemplateValue, allowURL: (String) -> String?,
+                      reportMissing: Bool = false) throws(TemplateError) -> HTMLDocument {
         let html: String
+        var missing: [String] = []
         do {
-            html = try parsed.template(source, name: file).render(data) { self.partial($0) ?? self.partial($0 + ".html") }
+            html = try parsed.template(source, name: file).render(data, partials: { self.partial($0) ?? self.partial($0 + ".html") },
+                                                                  missing: reportMissing ? { if !missing.contains($0) { missing.append($0) } } : nil)
         } catch {
             throw TemplateError(file: error.file, line: error.line, message: error.message)
         }
-        return Sanitizer.sanitize(try HTMLParser.parse(html, file: file), allowURL: allowURL)
+        var document = Sanitizer.sanitize(try HTMLParser.parse(html, file: file), allowURL: allowURL)
+        document.warnings += missing.map { TemplateWarning(file: file, line: 0, message: "reads {{\($0)}}, which \(Self.missingKeyNote)") }
+        return document
     }
+
+    /// How a warning about a key the template data lacks ends (said once per template and payload).
+    public static let missingKeyNote = "this notification's template data lacks; it is drawn empty"
 
     /// A template file's text by its name relative to a Templates folder, which it must lie in
     /// (a partial that is a symlink out of it is not read).

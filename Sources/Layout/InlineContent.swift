@@ -105,6 +105,7 @@ extension LayoutEngine {
     /// `normal` depends on the run's font.
     func runStyle(_ style: ComputedStyle) -> TextStyle {
         var t = style.textStyle
+        if !fonts.provides(familyList: t.family) { unknownFamilies.insert(t.family) }
         t.lineHeight = style.lineHeight ?? fonts.normalLineHeight(t)
         t.lineHeightIsFixed = style.lineHeight != nil
         return t

@@ -13,6 +13,8 @@ public final class LayoutEngine {
     var language = "en"
     var missingGlyphs = 0
     var truncatedParagraphs = 0
+    /// `font-family` lists none of whose families the fonts provide.
+    var unknownFamilies: Set<String> = []
     /// What one layout has measured, by element and constraints. A flex column lays each item
     /// out to measure it and again to place it; without this, nested columns cost 2^depth.
     var placedBoxes: [BoxKey: Placed] = [:]
@@ -34,12 +36,13 @@ public final class LayoutEngine {
         self.language = language
         missingGlyphs = 0
         truncatedParagraphs = 0
+        unknownFamilies = []
         defer { placedBoxes = [:]; intrinsicWidths = [:] }
         var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
         // Margins that collapsed through the body end up outside it, as in a browser's canvas.
         root.box.frame.y = max(0, root.margin.top)
         return Scene(width: width, height: root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom),
-                     root: root.box, missingGlyphs: missingGlyphs, truncatedParagraphs: truncatedParagraphs)
+                     root: root.box, missingGlyphs: missingGlyphs, truncatedParagraphs: truncatedParagraphs, unknownFamilies: unknownFamilies.sorted())
     }
 
     struct Placed {

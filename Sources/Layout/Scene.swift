@@ -18,6 +18,8 @@ public struct Scene: Sendable {
     public var missingGlyphs: Int
     /// Paragraphs cut at `Paragraph.maxCharacters`.
     public var truncatedParagraphs = 0
+    /// `font-family` lists the loaded fonts provide no family of.
+    public var unknownFamilies: [String] = []
 }
 
 public struct SceneBox: Sendable {

@@ -133,7 +133,8 @@ extension MockupRenderer {
                     result.warnings.append("\((templateFile.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "custom view") is \(formatNumber(height)) pt tall; iOS shows \(formatNumber(shown)) pt on \(context.device.name) and clips \(formatNumber(context.customView.clippedBy)) pt")
                 }
             }
-            result.warnings += composition.warnings.map(\.description)
+            // A key the template data lacks is said once per template and payload, not on every view.
+            result.warnings += composition.warnings.map(\.description).filter { !$0.hasSuffix(ContentStage.missingKeyNote) || saidForPayload.insert($0).inserted }
             activity?("painting \(subject)")
             try write(scene: scene, styled: styled, composition: composition, stem: job.stem(name), context: context, job: job, result: &result)
         } catch {
@@ -181,6 +182,9 @@ extension MockupRenderer {
                        job: Job, result: inout MockupResult) throws {
         for src in images.missing.sorted() {
             result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+        }
+        for family in scene.unknownFamilies {
+            result.warnings.append("font-family \(family.replacingOccurrences(of: ",", with: ", ")): no loaded font provides it; drawn in Inter (add the app's fonts with --font-dir)")
         }
         if scene.truncatedParagraphs > 0 {
             result.warnings.append("a paragraph is longer than \(Paragraph.maxCharacters) characters; only its first \(Paragraph.maxCharacters) are laid out")

@@ -16,6 +16,8 @@ public final class MockupRenderer {
     let images: ImageStore
     /// Banner thumbnails already made, by attachment, size and options.
     var thumbnails: [String: [UInt8]] = [:]
+    /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
+    var saidForPayload: Set<String> = []
     /// Shared media files already written in this run, by content and size.
     var mediaNames: [String: String] = [:]
     private var stages: [URL: ContentStage] = [:]
@@ -57,6 +59,7 @@ public final class MockupRenderer {
             [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
                           outputs: [], warnings: [], errors: [message], service: .none)]
         }
+        saidForPayload = []
         guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
             return failure("\(payloadFile.path): no such file (check the path)")
         }

@@ -68,6 +68,15 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 }
             }
         }
+        // A payload key that holds media but is not one of mediaKeys is never attached: say so.
+        let strings = content.userInfo.compactMap { entry -> (String, String)? in
+            guard let key = entry.key as? String, let value = entry.value as? String else { return nil }
+            return (key, value)
+        }
+        for (key, reference) in strings.sorted(by: { $0.0 < $1.0 }) where !settings.mediaKeys.contains(key) && Self.looksLikeMedia(reference) {
+            trace.add(.init(step: "attach", outcome: "not attached",
+                            message: "\(key): \(reference.prefix(80)) looks like media, but \(key) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"))
+        }
         lock.withLock { bestAttempt = content }
         contentHandler(content)
     }
@@ -78,6 +87,15 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         trace.add(.init(step: "expire", outcome: best == nil ? "nothing ready" : "best attempt",
                         message: "serviceExtensionTimeWillExpire: delivering what was ready"), mediaFailed: true)
         if let handler, let best { handler(best) }
+    }
+
+    /// A URL or path of an image, audio or movie file, or a `data:` one.
+    static func looksLikeMedia(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        if lower.hasPrefix("data:image/") || lower.hasPrefix("data:audio/") || lower.hasPrefix("data:video/") { return true }
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") || lower.hasPrefix("media/") else { return false }
+        let path = URL(string: s)?.path ?? s
+        return MediaType(fileExtension: URL(fileURLWithPath: path).pathExtension) != nil
     }
 
     /// `attachment-options` from the payload, as UNNotificationAttachment options.

@@ -135,8 +135,9 @@ struct PropertyParser {
         case "order": return set(Int(lower)) { s.order = $0 }
         case "color": return set(color(v)) { s.color = $0 }
         case "font-family":
-            let first = v.split(separator: ",").first.map { $0.trimmed.trimmingCharacters(in: "\"'") } ?? ""
-            return set(first.isEmpty ? nil : first) { s.fontFamily = $0 }
+            // The whole list, in order: Pango tries each family as a browser does.
+            let families = v.split(separator: ",").map { $0.trimmed.trimmingCharacters(in: "\"'") }.filter { !$0.isEmpty }
+            return set(families.isEmpty ? nil : families.joined(separator: ",")) { s.fontFamily = $0 }
         case "font-size":
             let base = parent.fontSize
             guard let size = Length.parse(v, fontSize: base, rootFontSize: rootFontSize, allowAuto: false) else { return false }

@@ -19,9 +19,12 @@ public struct MustacheTemplate: Sendable {
     }
 
     /// Renders with `data`; `partials` finds a partial's source by name (nil = empty).
-    public func render(_ data: TemplateValue, partials: @escaping (String) -> String? = { _ in nil }) throws(MustacheError) -> String {
+    /// `missing` is told each `{{name}}` the data has no key for (drawn empty).
+    public func render(_ data: TemplateValue, partials: @escaping (String) -> String? = { _ in nil },
+                       missing: ((String) -> Void)? = nil) throws(MustacheError) -> String {
         var out = ""
         var renderer = MustacheRenderer(partials: partials, templateName: name)
+        renderer.missing = missing
         try renderer.render(nodes, stack: [data], into: &out, depth: 0)
         return out
     }
@@ -139,14 +142,22 @@ struct MustacheRenderer {
     /// multiply (a section in a section in a section…) stops here with an error.
     static let maxSteps = 100_000, maxOutput = 1 << 20
     var steps = 0
+    var missing: ((String) -> Void)?
     /// Partials parsed once per render, by name and indentation.
     var parsedPartials: [String: [MustacheTemplate.Node]] = [:]
 
-    func lookup(_ name: String, _ stack: [TemplateValue]) -> TemplateValue {
+    /// `report`: tell `missing` when a key on the way is absent (not there at all, not null).
+    func lookup(_ name: String, _ stack: [TemplateValue], report: Bool = false) -> TemplateValue {
         if name == "." { return stack.last ?? .null }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard var value = stack.reversed().lazy.compactMap({ $0[parts[0]] }).first else { return .null }
-        for part in parts.dropFirst() { value = value[part] ?? .null }
+        guard var value = stack.reversed().lazy.compactMap({ $0[parts[0]] }).first else {
+            if report { missing?(name) }
+            return .null
+        }
+        for part in parts.dropFirst() {
+            guard let next = value[part] else { if report { missing?(name) }; return .null }
+            value = next
+        }
         return value
     }
 
@@ -160,7 +171,7 @@ struct MustacheRenderer {
             switch node {
             case .text(let text): out += text
             case .variable(let name, let escaped):
-                let text = lookup(name, stack).text
+                let text = lookup(name, stack, report: true).text
                 out += escaped ? escapeHTML(text) : text
             case .section(let name, let inverted, let children):
                 let value = lookup(name, stack)

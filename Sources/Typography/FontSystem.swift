@@ -85,6 +85,23 @@ public final class FontSystem {
         fontMap = map
     }
 
+    /// The families the loaded fonts provide (and the generic names our config maps), lowercased.
+    private lazy var families: Set<String> = {
+        var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
+        var count: Int32 = 0
+        pango_font_map_list_families(fontMap, &list, &count)
+        defer { g_free(list) }
+        var names: Set<String> = ["sans-serif", "system-ui", "-apple-system", "emoji"]
+        for i in 0..<Int(count) { if let f = list?[i], let name = pango_font_family_get_name(f) { names.insert(String(cString: name).lowercased()) } }
+        return names
+    }()
+
+    /// Whether any family of a CSS `font-family` list (comma-separated) is one the fonts provide;
+    /// if none is, text is drawn in the default face, and the mock-up says so.
+    public func provides(familyList: String) -> Bool {
+        familyList.split(separator: ",").contains { families.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
+    }
+
     /// Same bytes on every machine: no hinting, no subpixel positions rounding, 1 pt = 1 unit.
     private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, language: String, rightToLeft: Bool) -> OpaquePointer {
         let context = pango_font_map_create_context(map)!

@@ -39,3 +39,34 @@ struct SilentIgnoreTests {
         #expect((v.stdout + v.stderr).contains("Info.plist: line "), "\(v.stdout) \(v.stderr)")
     }
 }
+
+/// Degradations that used to be drawn without a word: each is now a warning on the mock-up.
+struct NothingSilentTests {
+    typealias Fixture = ContentStageTests.Fixture
+
+    @Test func fontFamilyNoLoadedFontProvides() throws {
+        var f = Fixture()
+        f.template = #"<p style="font-family: 'SF Pro Rounded'">Ferry</p><p style="font-family: 'SF Pro Text', -apple-system, sans-serif">Fine</p>"#
+        let expanded = try #require(try f.render().first { $0.view == "expanded" })
+        let said = expanded.warnings.filter { $0.contains("font-family") }
+        #expect(said.count == 1 && said[0].contains("SF Pro Rounded") && said[0].contains("--font-dir"), "\(expanded.warnings)")
+    }
+
+    @Test func aKeyTheTemplateDataLacksIsSaidOncePerPayload() throws {
+        var f = Fixture()
+        f.template = #"<p>Table for {{userInfo.party}}</p><p>{{title}}</p>"#
+        f.categories = #"{"categories": [{"identifier": "card", "actions": [{"identifier": "r", "title": "Reply", "textInput": {"buttonTitle": "Send"}}]}]}"#
+        let results = try f.render { $0.appearances = [.light, .dark] }
+        let said = results.flatMap(\.warnings).filter { $0.contains("{{userInfo.party}}") }
+        #expect(said.count == 1 && said[0].contains("card.html"), "\(said)")
+        #expect(!results.flatMap(\.warnings).contains { $0.contains("{{title}}") })
+    }
+
+    @Test func aMediaURLUnderAKeyThatIsNotAMediaKey() throws {
+        var f = Fixture()
+        f.payload = #"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "category": "card"}, "photo": "https://cdn.example.com/deck.jpg", "link": "https://example.com/article"}"#
+        let expanded = try #require(try f.render().first { $0.view == "expanded" })
+        let said = expanded.warnings.filter { $0.contains("mediaKeys") }
+        #expect(said.count == 1 && said[0].contains("photo") && !said[0].contains("link"), "\(expanded.warnings)")
+    }
+}
