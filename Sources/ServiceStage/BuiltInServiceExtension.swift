@@ -89,11 +89,12 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         if let handler, let best { handler(best) }
     }
 
-    /// A URL or path of an image, audio or movie file, or a `data:` one.
+    /// An http(s) URL of an image, audio or movie file, or a `data:` one.
     static func looksLikeMedia(_ s: String) -> Bool {
         let lower = s.lowercased()
         if lower.hasPrefix("data:image/") || lower.hasPrefix("data:audio/") || lower.hasPrefix("data:video/") { return true }
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") || lower.hasPrefix("media/") else { return false }
+        // Remote media only: a local path may well be for a template to show (a video's poster).
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
         let path = URL(string: s)?.path ?? s
         return MediaType(fileExtension: URL(fileURLWithPath: path).pathExtension) != nil
     }

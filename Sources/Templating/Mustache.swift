@@ -3,6 +3,9 @@
 public struct MustacheTemplate: Sendable {
     public let name: String
     let nodes: [Node]
+    /// Names the template tests with a section or inverted section: it expects them to be absent
+    /// at times, so their absence is not reported.
+    let sectionNames: Set<String>
 
     indirect enum Node: Sendable {
         case text(String)
@@ -16,6 +19,13 @@ public struct MustacheTemplate: Sendable {
         self.name = name
         var parser = MustacheParser(source: Array(source.unicodeScalars), name: name)
         nodes = try parser.parse()
+        var names: Set<String> = [], pending = nodes[...]
+        var stack: [ArraySlice<Node>] = []
+        while true {
+            guard let node = pending.popFirst() else { guard let next = stack.popLast() else { break }; pending = next; continue }
+            if case .section(let n, _, let children) = node { names.insert(n); stack.append(pending); pending = children[...] }
+        }
+        sectionNames = names
     }
 
     /// Renders with `data`; `partials` finds a partial's source by name (nil = empty).
@@ -24,7 +34,8 @@ public struct MustacheTemplate: Sendable {
                        missing: ((String) -> Void)? = nil) throws(MustacheError) -> String {
         var out = ""
         var renderer = MustacheRenderer(partials: partials, templateName: name)
-        renderer.missing = missing
+        let guarded = sectionNames
+        renderer.missing = missing.map { report in { name in if !guarded.contains(name) { report(name) } } }
         try renderer.render(nodes, stack: [data], into: &out, depth: 0)
         return out
     }
