@@ -33,9 +33,15 @@ final class LineChannel {
 
     enum Read { case line([UInt8]), closed, stopped(String) }
 
-    /// The next line; `check` runs about every 50 ms while waiting and may stop the wait with a reason.
+    /// The next line; `check` runs about every 50 ms while waiting — however busily the other side
+    /// writes — and may stop the wait with a reason.
     func readLine(check: () -> String? = { nil }) -> Read {
+        var checked = Date()
         while true {
+            if Date().timeIntervalSince(checked) >= 0.05 {
+                checked = Date()
+                if let reason = check() { return .stopped(reason) }
+            }
             if let newline = buffer.firstIndex(of: 10) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
@@ -52,7 +58,7 @@ final class LineChannel {
                 buffer += chunk[..<n]
             } else if let reason = check() {
                 return .stopped(reason)
-            }
+            } else { checked = Date() }
         }
     }
 
