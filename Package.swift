@@ -19,10 +19,11 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
-        // Every setjmp/longjmp of libjpeg and libpng lives here.
+        // Every setjmp/longjmp of libjpeg and libpng lives here, and the one door to ICU.
         .target(
             name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m")]),
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m"),
+                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // The checked number conversions every stage uses.
         .target(name: "Checked"),
@@ -30,7 +31,7 @@ let package = Package(
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim", "Checked"]),
         .target(name: "Payload", dependencies: ["Checked", "CXML2"]),
-        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging", "Templating", "CCrypto", "Checked"]),
+        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked"]),
         .target(name: "Templating", dependencies: ["CXML2", "Checked"]),
         .target(name: "Styling", dependencies: ["Templating", "Typography", "Checked"]),
         .target(name: "Typography", dependencies: ["CPango", "Checked"]),

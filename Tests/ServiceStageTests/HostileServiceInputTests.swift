@@ -105,3 +105,18 @@ struct HostileServiceInputTests {
         #expect(!FileManager.default.fileExists(atPath: outside.folder.appendingPathComponent("objects").path), "wrote through the symlink")
     }
 }
+
+/// Plural categories from ICU's CLDR rules, for languages a hand-made table got wrong or lacked.
+struct PluralRulesTests {
+    @Test(arguments: [
+        ("ar", [0: "zero", 1: "one", 2: "two", 3: "few", 11: "many", 100: "other"]),
+        ("cy", [0: "zero", 1: "one", 2: "two", 3: "few", 4: "other", 6: "many"]),
+        ("ru", [1: "one", 2: "few", 5: "many", 21: "one", 111: "many"]),
+        ("pl", [1: "one", 2: "few", 5: "many", 22: "few", 12: "many"]),
+        ("ja", [1: "other", 2: "other"]), ("pt_BR", [0: "one", 1: "one", 2: "other"]), ("pt-PT", [0: "other", 1: "one"]),
+        ("fr", [0: "one", 1: "one", 2: "other", 1_000_000: "many"]), ("fil", [1: "one", 4: "other", 5: "one"]),
+    ])
+    func categories(_ language: String, _ expected: [Int: String]) {
+        for (n, category) in expected { #expect(PluralRules.category(for: n, language: language) == category, "\(language) \(n)") }
+    }
+}

@@ -78,7 +78,7 @@ public struct Localizer: Sendable {
                 case .text(let text): return Self.format(text, args, source: "Localizable.xcstrings (\(language))")
                 case .plural(let forms):
                     let n = args.lazy.compactMap { Int($0) }.first ?? 0
-                    let category = PluralRules.category(for: n, language: String(language.prefix { $0 != "-" }))
+                    let category = PluralRules.category(for: n, language: language)
                     if let form = forms[category] ?? forms["other"] {
                         return Self.format(form, args, source: "Localizable.xcstrings (\(language), \(category))")
                     }

@@ -1,25 +1,30 @@
-/// CLDR plural categories for whole numbers, for the languages the Examples use and their
-/// close neighbours (https://cldr.unicode.org/index/cldr-spec/plural-rules).
+import CShim
+import Foundation
+
+/// CLDR plural categories (zero, one, two, few, many, other) for every locale, from ICU's rules
+/// (https://cldr.unicode.org/index/cldr-spec/plural-rules), as iOS picks a plural variation.
 public enum PluralRules {
     public static func category(for n: Int, language: String) -> String {
-        let i = n.magnitude, mod10 = i % 10, mod100 = i % 100  // abs(Int.min) would trap
-        switch language {
-        case "vi", "ja", "zh", "ko", "th", "id", "ms":
-            return "other"
-        case "pl":
-            if i == 1 { return "one" }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return "few" }
-            return "many"
-        case "ru", "uk":
-            if mod10 == 1 && mod100 != 11 { return "one" }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return "few" }
-            return "many"
-        case "fil", "tl":
-            return [1, 2, 3].contains(i) || ![4, 6, 9].contains(mod10) ? "one" : "other"
-        case "fr", "pt":
-            return i == 0 || i == 1 ? "one" : "other"
-        default: // en, nl, de, tr, es, it, sv, …
-            return i == 1 ? "one" : "other"
+        guard let rules = Cache.shared.rules(for: language) else { return "other" }
+        var out = [CChar](repeating: 0, count: 16)
+        let length = shim_plural_rules_select(rules, Double(n), &out, Int32(out.count))
+        return length > 0 ? String(decoding: out.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "other"
+    }
+
+    /// Opened rules by locale, for the process's life (a few kilobytes each).
+    final class Cache: @unchecked Sendable {
+        static let shared = Cache()
+        private let lock = NSLock()
+        private var opened: [String: UnsafeMutableRawPointer?] = [:]
+
+        func rules(for language: String) -> UnsafeMutableRawPointer? {
+            let locale = language.replacingOccurrences(of: "-", with: "_")
+            return lock.withLock {
+                if let known = opened[locale] { return known }
+                let made = locale.withCString { shim_plural_rules_open($0) }
+                opened[locale] = made
+                return made
+            }
         }
     }
 }
