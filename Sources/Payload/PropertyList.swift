@@ -18,6 +18,7 @@ public enum PropertyList {
         public var position: String
         public var message: String
         public var description: String { "\(file): \(position): \(message)" }
+        public init(file: String, position: String, message: String) { self.file = file; self.position = position; self.message = message }
     }
 
     public static func read(_ bytes: [UInt8], file: String) throws(ParseError) -> Any {

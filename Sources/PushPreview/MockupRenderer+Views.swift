@@ -38,7 +38,9 @@ extension MockupRenderer {
                 } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
             } else { result.warnings.append("appIcon \(icon) lies outside the project; drawing the placeholder") }
         }
-        return TemplateContext(notification: job.notification, appName: job.project.appName, appIconSource: iconSource, device: job.device,
+        // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
+        let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
+        return TemplateContext(notification: job.notification, appName: appName, appIconSource: iconSource, device: job.device,
                                appearance: job.appearance, locale: job.language, attachmentSources: sources)
     }
 

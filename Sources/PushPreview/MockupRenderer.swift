@@ -21,6 +21,34 @@ public final class MockupRenderer {
     /// Shared media files already written in this run, by content and size.
     var mediaNames: [String: String] = [:]
     private var stages: [URL: ContentStage] = [:]
+    /// The project's strings by folder, locale and device idiom, read once for the renderer's life.
+    private var localizers: [String: Localizer] = [:]
+
+    func localizer(_ job: Job) -> Localizer {
+        let idiom = job.device.isPad ? "ipad" : "iphone", key = "\(job.project.folder.path)|\(job.language)|\(idiom)"
+        if let known = localizers[key] { return known }
+        let made = Localizer(projectFolder: job.project.folder, locale: job.language, device: idiom)
+        localizers[key] = made
+        return made
+    }
+
+    /// An action's texts in the job's locale, where categories.json gives them as keys.
+    func localized(_ action: NotificationAction, _ strings: Localizer, warnings: inout [String]) -> NotificationAction {
+        var a = action
+        func look(_ key: NotificationAction.LocalizedKey?, _ text: inout String) {
+            guard let key else { return }
+            if let found = strings.find(key: key.key, table: key.table) { text = found.text } else {
+                warnings.append("action \(action.identifier): no translation for \"\(key.key)\" in \(key.table) for \(strings.fallbackChain.joined(separator: ", ")); showing \"\(text)\"")
+            }
+        }
+        look(action.titleKey, &a.title)
+        if a.textInput != nil {
+            look(action.textInput?.buttonTitleKey, &a.textInput!.buttonTitle)
+            look(action.textInput?.placeholderKey, &a.textInput!.placeholder)
+        }
+        return a
+    }
+
     /// Told what the renderer is about to do, so a supervisor can say where a worker died.
     public var activity: ((String) -> Void)?
     private var catalogs: [URL: [DeviceProfile]] = [:]
@@ -80,17 +108,20 @@ public final class MockupRenderer {
                 continue
             }
             for appearance in options.appearances {
-                // A payload without loc-keys reads the same in every locale: drawn once, with no locale.
-                let localized = payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false
+                // A payload that shows nothing localized (no loc-keys, no localized action or app
+                // name) reads the same in every locale: drawn once, with no locale.
+                let localized = (payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false)
+                    || project.localizesDisplayName
+                    || (project.content.category(payload.category)?.actions.contains { $0.titleKey != nil || $0.textInput?.buttonTitleKey != nil || $0.textInput?.placeholderKey != nil } ?? false)
                 for locale in options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some) {
-                    let language = locale ?? "en"
-                    if notifications[language] == nil {
-                        activity?("running the service stage (\(language))")
-                        notifications[language] = service.run(payload, locale: language)
+                    let language = locale ?? "en", idiom = device.isPad ? "ipad" : "iphone", key = "\(language)|\(idiom)"
+                    if notifications[key] == nil {
+                        activity?("running the service stage (\(language), \(idiom))")
+                        notifications[key] = service.run(payload, locale: language, device: idiom)
                     }
-                    let job = Job(notification: notifications[language]!, project: project, stage: stage, device: device, appearance: appearance,
+                    let job = Job(notification: notifications[key]!, project: project, stage: stage, device: device, appearance: appearance,
                                   locale: locale, payloadFile: payloadFile, options: options,
-                                  warnings: diagnostics.map(\.description) + notifications[language]!.trace.fallbacks)
+                                  warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
                     results += render(job)
                 }
             }
@@ -157,7 +188,8 @@ public final class MockupRenderer {
                 }
             }
         }
-        context.actions = Array((category?.actions ?? []).prefix(NotificationCategory.maxActions))
+        let strings = localizer(job)
+        context.actions = Array((category?.actions ?? []).prefix(NotificationCategory.maxActions)).map { localized($0, strings, warnings: &base.warnings) }
         if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
             context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor,
                                         playing: job.options.mediaPlaying)

@@ -16,11 +16,15 @@ public struct Project: Sendable {
     public var warnings: [String] = []
     /// Content extensions, categories and per-category view settings.
     public var content = ContentConfiguration()
+    /// Whether an `.lproj` gives the app a display name (InfoPlist.strings), so every locale is drawn.
+    public var localizesDisplayName = false
 
     public static let settingsFile = "pushpreview.json"
 
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
+        let lprojs = ((try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []).filter { $0.hasSuffix(".lproj") }
+        localizesDisplayName = lprojs.contains { FileManager.default.fileExists(atPath: self.folder.appendingPathComponent("\($0)/InfoPlist.strings").path) }
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
         guard let data = FileManager.default.contents(atPath: settings.path) else {
             content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)

@@ -17,10 +17,11 @@ public struct ServiceStage: Sendable {
         self.settings = settings
     }
 
-    public func run(_ payload: Payload, locale: String = "en") -> DeliveredNotification {
+    /// `device`: `iphone` or `ipad`, for catalog entries that vary by device.
+    public func run(_ payload: Payload, locale: String = "en", device: String = "iphone") -> DeliveredNotification {
         let trace = TraceRecorder()
         let request = UNNotificationRequest(identifier: URL(fileURLWithPath: payload.file).lastPathComponent,
-                                            content: originalContent(payload, locale: locale, trace: trace))
+                                            content: originalContent(payload, locale: locale, device: device, trace: trace))
         // iOS runs the extension only for mutable-content 1 with a title, subtitle or body.
         let alert = payload.alert
         let hasText = [alert?.title, alert?.subtitle, alert?.body, alert?.titleLocKey, alert?.subtitleLocKey, alert?.locKey].contains { $0?.isEmpty == false }
@@ -46,7 +47,7 @@ public struct ServiceStage: Sendable {
     }
 
     /// What iOS builds before any extension runs: the alert, localized.
-    func originalContent(_ payload: Payload, locale: String, trace: TraceRecorder) -> UNNotificationContent {
+    func originalContent(_ payload: Payload, locale: String, device: String, trace: TraceRecorder) -> UNNotificationContent {
         let content = UNMutableNotificationContent()
         let alert = payload.alert ?? Payload.Alert()
         var localizer: Localizer?
@@ -57,7 +58,7 @@ public struct ServiceStage: Sendable {
         ] as [(String?, [String]?, String?, (String) -> Void)] {
             guard let key else { set(plain ?? ""); continue }
             if localizer == nil {
-                localizer = Localizer(projectFolder: projectFolder, locale: locale)
+                localizer = Localizer(projectFolder: projectFolder, locale: locale, device: device)
                 for problem in localizer!.problems { trace.add(.init(step: "localize", outcome: "failed", message: problem)) }
             }
             let r = localizer!.resolve(key: key, args: args ?? [])

@@ -100,4 +100,35 @@ struct RealProjectShapeTests {
         let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(page.contains("appIconSet"))
     }
+
+    /// Action titles kept in the app's own table, and its display name in InfoPlist.strings: a
+    /// payload with no loc-keys is still drawn per locale, each in its language.
+    @Test func actionTitlesAndDisplayNamePerLocale() throws {
+        var f = Fixture()
+        f.payload = #"{"aps": {"alert": {"title": "Ferry", "body": "Departs soon"}, "category": "card"}}"#
+        f.categories = #"{"categories": [{"identifier": "card", "actions": [{"identifier": "open", "title": {"key": "ACTION_OPEN", "table": "Notifications", "default": "Open"}}, {"identifier": "r", "title": "Reply", "textInput": {"buttonTitle": {"key": "SEND", "table": "Notifications"}, "placeholder": {"key": "WRITE", "table": "Notifications"}}}]}]}"#
+        let project = try f.write()
+        for (language, open, name) in [("nl", "Openen", "Haven"), ("en", "Open", "Harbour")] {
+            let dir = project.folder.appendingPathComponent("\(language).lproj")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data("\"ACTION_OPEN\" = \"\(open)\";\n\"SEND\" = \"\(language == "nl" ? "Stuur" : "Send")\";\n".utf8).write(to: dir.appendingPathComponent("Notifications.strings"))
+            try Data("CFBundleDisplayName = \"\(name)\";\n".utf8).write(to: dir.appendingPathComponent("InfoPlist.strings"))
+        }
+        var options = RenderOptions()
+        options.locales = ["nl", "en"]
+        options.formats = ["html"]
+        options.outputFolder = project.folder.appendingPathComponent("Output")
+        let results = try makeRenderer().render(payloadFile: project.folder.appendingPathComponent("payloads/p.apns"), project: try Project(folder: project.folder), options: options)
+        for (locale, open, name) in [("nl", "Openen", "Haven"), ("en", "Open", "Harbour")] {
+            let expanded = try #require(results.first { $0.locale == locale && $0.view == "expanded" }, "no \(locale) mock-up")
+            #expect(expanded.actions?.first?.title == open)
+            let page = try String(contentsOfFile: try #require(expanded.outputs.first), encoding: .utf8)
+            #expect(page.contains(name) || page.contains(name.uppercased()), "\(locale): no \(name) in the header")
+            let reply = try #require(results.first { $0.locale == locale && $0.view == "reply" })
+            let replyPage = try String(contentsOfFile: try #require(reply.outputs.first), encoding: .utf8)
+            #expect(replyPage.contains(locale == "nl" ? "Stuur" : "Send"))
+            // WRITE has no translation anywhere: said, and the key shown.
+            #expect(reply.warnings.contains { $0.contains("\"WRITE\"") }, "\(reply.warnings)")
+        }
+    }
 }

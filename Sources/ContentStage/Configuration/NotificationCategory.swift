@@ -10,12 +10,21 @@ public struct NotificationAction: Sendable, Equatable {
         /// An image of the app's, looked up as `Templates/icons/NAME.svg` in the project.
         case template(String)
     }
+    /// A text the app localizes: looked up by `key` in `table` for each locale (the text given in
+    /// categories.json, or the key, where no translation exists).
+    public struct LocalizedKey: Sendable, Equatable {
+        public var key: String
+        public var table = "Localizable"
+    }
     public struct TextInput: Sendable, Equatable {
         public var buttonTitle = "Send"
         public var placeholder = ""
+        public var buttonTitleKey: LocalizedKey?
+        public var placeholderKey: LocalizedKey?
     }
     public var identifier: String
     public var title: String
+    public var titleKey: LocalizedKey?
     public var options: [Option] = []
     public var icon: Icon?
     public var textInput: TextInput?
@@ -61,6 +70,14 @@ public struct NotificationCategory: Sendable, Equatable {
             case let other?: issue(.error, at, "expected a string, got \(other.typeName)"); return nil
             }
         }
+        /// A string, or `{"key": K, "table": T, "default": TEXT}` for a text the app localizes.
+        func localizable(_ v: JSONValue?, _ at: String, required: Bool = false) -> (String, NotificationAction.LocalizedKey?)? {
+            guard case .object = v else { return string(v, at, required: required).map { ($0, nil) } }
+            unknownKeys(v!, ["key", "table", "default"], at)
+            guard let key = string(v?["key"], "\(at).key", required: true) else { return nil }
+            let table = string(v?["table"], "\(at).table") ?? "Localizable"
+            return (string(v?["default"], "\(at).default") ?? key, .init(key: key, table: table))
+        }
         func options<O: RawRepresentable & CaseIterable>(_ v: JSONValue?, _ at: String) -> [O] where O.RawValue == String {
             guard let v else { return [] }
             guard case .array(let list) = v else { issue(.error, at, "expected an array of option names, got \(v.typeName)"); return [] }
@@ -103,8 +120,10 @@ public struct NotificationCategory: Sendable, Equatable {
                 let aat = "\(at).actions[\(j)]"
                 guard case .object = a else { issue(.error, aat, "expected an object, got \(a.typeName)"); continue }
                 unknownKeys(a, ["identifier", "title", "options", "icon", "textInput"], aat)
-                guard let aid = string(a["identifier"], "\(aat).identifier", required: true), let title = string(a["title"], "\(aat).title", required: true) else { continue }
+                guard let aid = string(a["identifier"], "\(aat).identifier", required: true),
+                      let (title, titleKey) = localizable(a["title"], "\(aat).title", required: true) else { continue }
                 var action = NotificationAction(identifier: aid, title: title)
+                action.titleKey = titleKey
                 action.options = options(a["options"], "\(aat).options")
                 switch a["icon"] {
                 case nil: break
@@ -116,8 +135,8 @@ public struct NotificationCategory: Sendable, Equatable {
                 if let input = a["textInput"] {
                     guard case .object = input else { issue(.error, "\(aat).textInput", "expected an object, got \(input.typeName)"); continue }
                     var t = NotificationAction.TextInput()
-                    t.buttonTitle = string(input["buttonTitle"], "\(aat).textInput.buttonTitle") ?? t.buttonTitle
-                    t.placeholder = string(input["placeholder"], "\(aat).textInput.placeholder") ?? ""
+                    if let (text, key) = localizable(input["buttonTitle"], "\(aat).textInput.buttonTitle") { t.buttonTitle = text; t.buttonTitleKey = key }
+                    if let (text, key) = localizable(input["placeholder"], "\(aat).textInput.placeholder") { t.placeholder = text; t.placeholderKey = key }
                     action.textInput = t
                 }
                 // Apps offer one action (snooze, reply) in several categories; only one identifier

@@ -1,38 +1,64 @@
 import Foundation
 
-/// Resolves `title-loc-key`, `subtitle-loc-key` and `loc-key` with their args for one locale,
-/// as iOS does with the app bundle's strings: the locale, then its language, then the
-/// development language; a missing key shows the key itself (with a warning).
+/// Resolves keys (`title-loc-key`, `loc-key`, an action's title) with their args for one locale
+/// and device, as iOS does with the app bundle's strings: the locale, then its parents, then the
+/// development language, then Base; in each, the table's String Catalog (`TABLE.xcstrings`), its
+/// `.stringsdict` and its `.strings`. A missing key shows the key itself (with a warning).
 public struct Localizer: Sendable {
     public var locale: String
     public var developmentLanguage: String
-    var tables: [(language: String, table: [String: String])] = []
-    var catalog: StringCatalog?
+    /// `iphone` or `ipad`: which device variation of a catalog entry applies.
+    public var device: String
+    let projectFolder: URL
+    /// table → language → key → entry, for every table of every language in the chain.
+    var tables: [String: [String: [String: LocalizedEntry]]] = [:]
+    var catalogs: [String: StringCatalog] = [:]
     public private(set) var problems: [String] = []
 
-    public init(projectFolder: URL, locale: String, developmentLanguage: String = "en") {
+    public init(projectFolder: URL, locale: String, developmentLanguage: String = "en", device: String = "iphone") {
         self.locale = locale
-        self.developmentLanguage = catalogLanguage(projectFolder) ?? developmentLanguage
+        self.device = device
+        self.projectFolder = projectFolder
         let fm = FileManager.default
+        let top = ((try? fm.contentsOfDirectory(atPath: projectFolder.path)) ?? []).sorted()
+        for name in top where name.hasSuffix(".xcstrings") {
+            let file = projectFolder.appendingPathComponent(name)
+            guard let data = fm.contents(atPath: file.path) else { continue }
+            do {
+                let catalog = try StringCatalog([UInt8](data), file: file.path)
+                catalogs[String(name.dropLast(10))] = catalog
+                problems += catalog.problems
+            } catch { problems.append("\(error)") }
+        }
+        self.developmentLanguage = catalogs["Localizable"]?.sourceLanguage ?? developmentLanguage
         let folders = Self.lprojFolders(projectFolder)
         for language in fallbackChain {
             guard let folder = folders[Self.canonical(language)] else { continue }
-            let file = projectFolder.appendingPathComponent("\(folder)/Localizable.strings")
-            guard let data = fm.contents(atPath: file.path) else { continue }
-            do { tables.append((language, try StringsFile.parse([UInt8](data), file: file.path))) }
-            catch { problems.append("\(error)") }
-        }
-        let catalogFile = projectFolder.appendingPathComponent("Localizable.xcstrings")
-        if let data = fm.contents(atPath: catalogFile.path) {
-            do {
-                catalog = try StringCatalog([UInt8](data), file: catalogFile.path)
-                problems += catalog!.problems
-            } catch { problems.append("\(error)") }
+            let dir = projectFolder.appendingPathComponent(folder)
+            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
+                let file = dir.appendingPathComponent(name)
+                guard let data = fm.contents(atPath: file.path) else { continue }
+                if name.hasSuffix(".strings") {
+                    do {
+                        for (key, text) in try StringsFile.parse([UInt8](data), file: file.path) where tables[String(name.dropLast(8)), default: [:]][language]?[key] == nil {
+                            tables[String(name.dropLast(8)), default: [:]][language, default: [:]][key] = LocalizedEntry(value: .text(text))
+                        }
+                    } catch { problems.append("\(error)") }
+                } else if name.hasSuffix(".stringsdict") {
+                    do {
+                        let (entries, found) = try StringsDict.parse([UInt8](data), file: file.path)
+                        problems += found
+                        // A stringsdict entry wins over the same key in the .strings file.
+                        for (key, entry) in entries { tables[String(name.dropLast(12)), default: [:]][language, default: [:]][key] = entry }
+                    } catch { problems.append("\(error)") }
+                }
+            }
         }
         // A locale asked for that the app has no strings for at all reads as the development language.
         let own = fallbackChain.prefix { Self.canonical($0) != Self.canonical(self.developmentLanguage) && $0 != "Base" }
-        let catalogLanguages = Set((catalog?.strings.values.flatMap(\.keys) ?? []).map(Self.canonical))
-        if !own.isEmpty, !own.contains(where: { l in tables.contains { $0.language == l } || catalogLanguages.contains(Self.canonical(l)) }) {
+        let catalogLanguages = Set(catalogs.values.flatMap { $0.strings.values.flatMap(\.keys) }.map(Self.canonical))
+        let tableLanguages = Set(tables.values.flatMap(\.keys).map(Self.canonical))
+        if !own.isEmpty, !own.contains(where: { tableLanguages.contains(Self.canonical($0)) || catalogLanguages.contains(Self.canonical($0)) }) {
             problems.append("no strings for \(locale) in \(projectFolder.lastPathComponent) (no \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
         }
     }
@@ -66,34 +92,109 @@ public struct Localizer: Sendable {
 
     public struct Resolved: Equatable, Sendable {
         public var text: String
-        /// Where it came from ("nl.lproj", "Localizable.xcstrings (pl)"), or nil when the key was missing.
+        /// Where it came from ("nl.lproj/Localizable", "Localizable.xcstrings (pl)"), or nil when the key was missing.
         public var source: String?
         public var warnings: [String]
     }
 
-    public func resolve(key: String, args: [String]) -> Resolved {
-        for language in fallbackChain {
-            if let entry = catalog?.strings[key].flatMap({ entries in entries[language] ?? entries.first { Self.canonical($0.key) == Self.canonical(language) }?.value }) {
-                switch entry {
-                case .text(let text): return Self.format(text, args, source: "Localizable.xcstrings (\(language))")
-                case .plural(let forms):
-                    let n = args.lazy.compactMap { Int($0) }.first ?? 0
-                    let category = PluralRules.category(for: n, language: language)
-                    if let form = forms[category] ?? forms["other"] {
-                        return Self.format(form, args, source: "Localizable.xcstrings (\(language), \(category))")
-                    }
-                }
-            }
-            if let text = tables.first(where: { $0.language == language })?.table[key] {
-                return Self.format(text, args, source: "\(language).lproj")
-            }
+    /// Whether `key` has a translation in `table` for this locale (its own, not a fallback's).
+    public func isLocalized(_ key: String, table: String = "Localizable") -> Bool {
+        fallbackChain.prefix { Self.canonical($0) != Self.canonical(developmentLanguage) }.contains { entry(key, table: table, language: $0) != nil }
+    }
+
+    func entry(_ key: String, table: String, language: String) -> (LocalizedEntry, String)? {
+        if let entries = catalogs[table]?.strings[key],
+           let entry = entries[language] ?? entries.first(where: { Self.canonical($0.key) == Self.canonical(language) })?.value {
+            return (entry, "\(table).xcstrings (\(language))")
         }
+        if let entry = tables[table]?[language]?[key] { return (entry, "\(language).lproj/\(table)") }
+        return nil
+    }
+
+    public func resolve(key: String, args: [String], table: String = "Localizable") -> Resolved {
+        if let found = find(key: key, args: args, table: table) { return found }
         var missing = Self.format(key, args, source: nil)
-        missing.warnings.insert("no translation for \"\(key)\" in \(fallbackChain.joined(separator: ", ")); showing the key", at: 0)
+        missing.warnings.insert("no translation for \"\(key)\" in \(table) for \(fallbackChain.joined(separator: ", ")); showing the key", at: 0)
         return missing
     }
 
-    /// Apple's specifiers: `%@`, `%d`/`%i`/`%u` with l/ll, positional `%2$@`, and `%%`.
+    /// `key` from the first language of the chain that has it; nil when none has.
+    public func find(key: String, args: [String] = [], table: String = "Localizable") -> Resolved? {
+        for language in fallbackChain {
+            guard let (entry, source) = entry(key, table: table, language: language) else { continue }
+            return expand(entry, args: args, language: language, source: source)
+        }
+        return nil
+    }
+
+    /// The variation for this device and the arguments, its substitutions filled in, formatted.
+    func expand(_ entry: LocalizedEntry, args: [String], language: String, source: String) -> Resolved {
+        var value = entry.value, chosen: [String] = []
+        while true {
+            switch value {
+            case .text(let text):
+                let (format, subWarnings) = substitute(text, entry.substitutions, args: args, language: language)
+                // "Localizable.xcstrings (pl, few)": the variations chosen, inside the parentheses.
+                let named = chosen.isEmpty || !source.hasSuffix(")") ? source : source.dropLast() + ", " + chosen.joined(separator: ", ") + ")"
+                var r = Self.format(format, args, source: named)
+                r.warnings = subWarnings + r.warnings
+                return r
+            case .device(let cases):
+                let pick = cases[device] ?? cases["other"] ?? cases.sorted { $0.key < $1.key }.first?.value
+                guard let pick else { return Self.format("", args, source: source) }
+                chosen.append(cases[device] != nil ? device : "other device")
+                value = pick
+            case .plural(let forms):
+                // A plural variation of the whole string varies on its first numeric argument.
+                let n = args.lazy.compactMap { Int($0) }.first ?? 0
+                let category = PluralRules.category(for: n, language: language)
+                guard let pick = forms[category] ?? forms["other"] ?? forms.sorted(by: { $0.key < $1.key }).first?.value else { return Self.format("", args, source: source) }
+                chosen.append(category)
+                value = pick
+            }
+        }
+    }
+
+    /// Replaces each `%#@name@` (or `%N$#@name@`) with the plural form its argument calls for; the
+    /// form's own specifier (or a catalog's `%arg`) becomes that argument, by position.
+    func substitute(_ format: String, _ subs: [String: LocalizedEntry.Substitution], args: [String], language: String) -> (String, [String]) {
+        guard format.contains("#@") else { return (format, []) }
+        var out = "", warnings: [String] = [], next = 0
+        var rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            var after = rest[rest.index(after: percent)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            var position: Int?
+            if !digits.isEmpty, after.dropFirst(digits.count).first == "$" { position = Int(digits); after = after.dropFirst(digits.count + 1) }
+            guard after.hasPrefix("#@"), let end = after.dropFirst(2).firstIndex(of: "@") else {
+                // An ordinary specifier: it takes an argument too, in order.
+                if after.first != "%" && position == nil { next += 1 }
+                out.append("%")
+                rest = rest[rest.index(after: percent)...]
+                if after.first == "%" { out.append("%"); rest = rest.dropFirst() }
+                continue
+            }
+            let name = String(after.dropFirst(2)[..<end])
+            rest = after[after.index(after: end)...]
+            guard let sub = subs[name] else { warnings.append("%#@\(name)@ has no variable \(name); left empty"); continue }
+            let index = position ?? sub.argNum ?? (next + 1)
+            if position == nil && sub.argNum == nil { next += 1 }
+            let n = index >= 1 && index <= args.count ? Int(args[index - 1]) ?? 0 : 0
+            let category = PluralRules.category(for: n, language: language)
+            guard var form = sub.forms[category] ?? sub.forms["other"] ?? sub.forms.sorted(by: { $0.key < $1.key }).first?.value else { warnings.append("\(name) has no \(category) or other form; left empty"); continue }
+            let specifier = "%\(index)$\(sub.formatSpecifier.hasPrefix("%") ? String(sub.formatSpecifier.dropFirst()) : sub.formatSpecifier)"
+            if form.contains("%arg") { form = form.replacingOccurrences(of: "%arg", with: specifier) }
+            else if let range = form.range(of: "%(?!%)[-+ 0#]*[0-9]*(\\.[0-9]+)?(hh|h|ll|l|q|z|t|j)?[@diouxXfeEgGs]", options: .regularExpression) {
+                form.replaceSubrange(range, with: specifier)
+            }
+            out += form
+        }
+        return (out + rest, warnings)
+    }
+
+    /// Apple's specifiers: `%@`, `%d` `%i` `%u` `%x` `%f` `%e` `%g` `%s` with flags, width,
+    /// precision and length (`%lld`, `%.1f`, `%tu`), positional `%2$@`, and `%%`.
     public static func format(_ format: String, _ args: [String], source: String? = nil) -> Resolved {
         var out = "", warnings: [String] = []
         var next = 0
@@ -110,21 +211,29 @@ public struct Localizer: Sendable {
                 index = Int(digits).map { $0 - 1 } ?? Int.max
                 spec = spec.dropFirst(digits.count + 1)
             }
-            let length = spec.prefix { $0 == "l" || $0 == "h" || $0 == "q" }
+            let flags = spec.prefix { "-+ 0#".contains($0) }
+            spec = spec.dropFirst(flags.count)
+            let width = spec.prefix { $0.isASCII && $0.isNumber }
+            spec = spec.dropFirst(width.count)
+            var precision: Int?
+            if spec.first == ".", case let p = spec.dropFirst().prefix(while: { $0.isASCII && $0.isNumber }) {
+                precision = Int(p.prefix(3)) ?? 0
+                spec = spec.dropFirst(1 + p.count)
+            }
+            let length = spec.prefix { "hlqLztj".contains($0) }
             spec = spec.dropFirst(length.count)
-            guard let conversion = spec.first, "@diuxXfs".contains(conversion) else { out.append("%"); continue }
+            guard let conversion = spec.first, "@diouxXfFeEgGsSc".contains(conversion) else { out.append("%"); continue }
             chars = spec.dropFirst()
             let i = index ?? next
             next = i == Int.max ? i : i + 1
-            if i >= 0 && i < args.count { out += args[i] }
+            if i >= 0 && i < args.count {
+                if let precision, "fFeEgG".contains(conversion), let v = Double(args[i]), v.isFinite {
+                    out += String(format: "%.\(precision)\(conversion)", v)
+                } else { out += args[i] }
+            }
             else if i < 0 { warnings.append("\"\(format)\": %0$ names no argument (positions start at 1); left empty") }
             else { warnings.append("\"\(format)\" needs argument \(i == Int.max ? String(digits) : String(i + 1)), only \(args.count) given; left empty") }
         }
         return Resolved(text: out, source: source, warnings: warnings)
     }
-}
-
-private func catalogLanguage(_ folder: URL) -> String? {
-    guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Localizable.xcstrings").path) else { return nil }
-    return (try? StringCatalog([UInt8](data), file: ""))?.sourceLanguage
 }

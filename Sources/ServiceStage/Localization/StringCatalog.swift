@@ -1,18 +1,35 @@
+import Checked
 import Payload
 
-/// `Localizable.xcstrings` (Xcode's String Catalog, JSON): per key, per language, a string unit
-/// or plural variations.
-public struct StringCatalog: Sendable {
-    public enum Entry: Sendable, Equatable {
-        case text(String)
-        /// category (zero, one, two, few, many, other) → text
-        case plural([String: String])
+/// One localized string as catalogs and stringsdicts hold it: text, or variations by device
+/// (`iphone`, `ipad`, … `other`) or by plural category, nested, with `%#@name@` substitutions
+/// that vary by plural on their own argument.
+public indirect enum LocalizedValue: Sendable, Equatable {
+    case text(String)
+    case device([String: LocalizedValue])
+    case plural([String: LocalizedValue])
+}
+
+public struct LocalizedEntry: Sendable, Equatable {
+    public var value: LocalizedValue
+    /// name → its argument (1-based, nil: the next one), its specifier and its plural forms.
+    public var substitutions: [String: Substitution] = [:]
+
+    public struct Substitution: Sendable, Equatable {
+        public var argNum: Int?
+        public var formatSpecifier: String
+        public var forms: [String: String]
     }
+}
+
+/// `Localizable.xcstrings` (or any TABLE.xcstrings): a String Catalog, the JSON Xcode 15 writes.
+/// Every form iOS reads is read: string units, device and plural variations (nested either
+/// way), substitutions; `shouldTranslate: false` entries read as their key; a form it does not
+/// know loses that entry only, named in `problems`.
+public struct StringCatalog: Sendable {
     public var sourceLanguage: String
     /// key → language → entry
-    public var strings: [String: [String: Entry]]
-    /// Entries in a form this reader does not use, each named with its key: the rest of the
-    /// catalog is still read.
+    public var strings: [String: [String: LocalizedEntry]]
     public var problems: [String] = []
 
     public struct ParseError: Error, CustomStringConvertible {
@@ -29,20 +46,70 @@ public struct StringCatalog: Sendable {
         sourceLanguage = json["sourceLanguage"]?.string ?? "en"
         strings = [:]
         for (key, value) in keys {
+            if case .bool(false)? = value["shouldTranslate"] { strings[key] = [sourceLanguage: LocalizedEntry(value: .text(key))] }
             guard case .object(let languages)? = value["localizations"] else { continue }
-            var entries: [String: Entry] = [:]
+            var entries: [String: LocalizedEntry] = strings[key] ?? [:]
             for (language, l) in languages {
-                if let text = l["stringUnit"]?["value"]?.string { entries[language] = .text(text) }
-                else if case .object(let forms)? = l["variations"]?["plural"] {
-                    var plural: [String: String] = [:]
-                    for (category, f) in forms { if let text = f["stringUnit"]?["value"]?.string { plural[category] = text } }
-                    if !plural.isEmpty { entries[language] = .plural(plural) }
-                } else {
-                    let form = l["variations"].flatMap { v -> String? in if case .object(let kinds) = v { return kinds.map(\.key).joined(separator: ", ") }; return nil }
-                    problems.append("\(file): strings.\(key).localizations.\(language): \(form.map { "\($0) variations are" } ?? "this form is") not read; the key falls back to other languages")
-                }
+                let at = "strings.\(key).localizations.\(language)"
+                do {
+                    var entry = LocalizedEntry(value: try Self.value(l, at: at))
+                    if case .object(let subs)? = l["substitutions"] {
+                        for (name, sub) in subs {
+                            guard case .object(let forms)? = sub["variations"]?["plural"] else { throw Unreadable(at: "\(at).substitutions.\(name)", form: "non-plural substitution") }
+                            entry.substitutions[name] = .init(argNum: sub["argNum"]?.number.map { Int(saturating: $0) }, formatSpecifier: sub["formatSpecifier"]?.string ?? "lld",
+                                                              forms: Dictionary(uniqueKeysWithValues: forms.compactMap { f in f.value["stringUnit"]?["value"]?.string.map { (f.key, $0) } }))
+                        }
+                    }
+                    entries[language] = entry
+                } catch let error as Unreadable {
+                    problems.append("\(file): \(error.at): \(error.form) is not read; the key falls back to other languages")
+                } catch {}
             }
             strings[key] = entries
         }
+    }
+
+    struct Unreadable: Error { var at: String; var form: String }
+
+    /// A localization's value: a string unit, or device or plural variations of values.
+    static func value(_ l: JSONValue, at: String) throws -> LocalizedValue {
+        if let text = l["stringUnit"]?["value"]?.string { return .text(text) }
+        guard case .object(let variations)? = l["variations"], variations.count == 1, let (kind, forms) = variations.first,
+              case .object(let cases) = forms else { throw Unreadable(at: at, form: "a localization without a stringUnit or one kind of variations") }
+        var out: [String: LocalizedValue] = [:]
+        for (name, v) in cases { out[name] = try value(v, at: "\(at).variations.\(kind).\(name)") }
+        switch kind {
+        case "plural": return .plural(out)
+        case "device": return .device(out)
+        default: throw Unreadable(at: "\(at).variations", form: "\"\(kind)\" variations")
+        }
+    }
+}
+
+/// `TABLE.stringsdict`: a property list of keys, each an `NSStringLocalizedFormatKey` whose
+/// `%#@name@` variables are plural rules (`NSStringPluralRuleType`) on their own argument.
+public enum StringsDict {
+    public static func parse(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> (entries: [String: LocalizedEntry], problems: [String]) {
+        guard let root = try PropertyList.read(bytes, file: file) as? [String: Any] else {
+            throw PropertyList.ParseError(file: file, position: "line 1", message: "expected a dictionary of keys")
+        }
+        var entries: [String: LocalizedEntry] = [:], problems: [String] = []
+        for (key, value) in root {
+            guard let dict = value as? [String: Any], let format = dict["NSStringLocalizedFormatKey"] as? String else {
+                problems.append("\(file): \(key): no NSStringLocalizedFormatKey; not read"); continue
+            }
+            var entry = LocalizedEntry(value: .text(format))
+            for (name, variable) in dict where name != "NSStringLocalizedFormatKey" {
+                guard let v = variable as? [String: Any] else { continue }
+                guard v["NSStringFormatSpecTypeKey"] as? String == "NSStringPluralRuleType" else {
+                    problems.append("\(file): \(key).\(name): \(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are")
+                    continue
+                }
+                let forms = v.compactMapValues { $0 as? String }.filter { ["zero", "one", "two", "few", "many", "other"].contains($0.key) }
+                entry.substitutions[name] = .init(argNum: nil, formatSpecifier: v["NSStringFormatValueTypeKey"] as? String ?? "d", forms: forms)
+            }
+            entries[key] = entry
+        }
+        return (entries, problems)
     }
 }

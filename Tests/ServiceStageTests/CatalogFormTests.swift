@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import ServiceStage
+
+/// The forms real catalogs take: a .stringsdict with plural rules, String Catalog device and
+/// plural variations nested either way, substitutions, every format specifier, shouldTranslate.
+struct CatalogFormTests {
+    @Test func stringsdictPluralRules() throws {
+        let p = ScratchProject()
+        try p.write("pl.lproj/Localizable.stringsdict", """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        	<key>SEATS_LEFT</key>
+        	<dict>
+        		<key>NSStringLocalizedFormatKey</key>
+        		<string>%#@seats@ na %@</string>
+        		<key>seats</key>
+        		<dict>
+        			<key>NSStringFormatSpecTypeKey</key>
+        			<string>NSStringPluralRuleType</string>
+        			<key>NSStringFormatValueTypeKey</key>
+        			<string>d</string>
+        			<key>one</key>
+        			<string>Zostało %d miejsce</string>
+        			<key>few</key>
+        			<string>Zostały %d miejsca</string>
+        			<key>many</key>
+        			<string>Zostało %d miejsc</string>
+        			<key>other</key>
+        			<string>Zostało %d miejsca</string>
+        		</dict>
+        	</dict>
+        </dict>
+        </plist>
+        """)
+        let strings = Localizer(projectFolder: p.folder, locale: "pl")
+        #expect(strings.resolve(key: "SEATS_LEFT", args: ["3", "prom"]).text == "Zostały 3 miejsca na prom")
+        #expect(strings.resolve(key: "SEATS_LEFT", args: ["1", "prom"]).text == "Zostało 1 miejsce na prom")
+        #expect(strings.resolve(key: "SEATS_LEFT", args: ["12", "prom"]).text == "Zostało 12 miejsc na prom")
+    }
+
+    static let catalog = #"""
+    {"sourceLanguage": "en", "version": "1.0", "strings": {
+      "TAP": {"extractionState": "manual", "localizations": {"en": {"variations": {"device": {
+          "iphone": {"stringUnit": {"state": "translated", "value": "Tap to reply"}},
+          "ipad": {"variations": {"plural": {"one": {"stringUnit": {"state": "translated", "value": "Click %lld reply"}},
+                                             "other": {"stringUnit": {"state": "translated", "value": "Click %lld replies"}}}}},
+          "other": {"stringUnit": {"state": "translated", "value": "Open"}}}}}}},
+      "BOOKED": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "%1$@ booked %#@seats@"},
+          "substitutions": {"seats": {"argNum": 2, "formatSpecifier": "lld", "variations": {"plural": {
+            "one": {"stringUnit": {"state": "translated", "value": "%arg seat"}},
+            "other": {"stringUnit": {"state": "needs_review", "value": "%arg seats"}}}}}}}}},
+      "SPECS": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "%lld at %.1f knots, %d%% full, %tu left, %2$@ again"}}}},
+      "BRAND": {"shouldTranslate": false}
+    }}
+    """#
+
+    @Test func catalogVariationsSubstitutionsAndSpecifiers() throws {
+        let p = ScratchProject()
+        try p.write("Localizable.xcstrings", Self.catalog)
+        let phone = Localizer(projectFolder: p.folder, locale: "en", device: "iphone")
+        let pad = Localizer(projectFolder: p.folder, locale: "en", device: "ipad")
+        #expect(phone.problems.isEmpty, "\(phone.problems)")
+        #expect(phone.resolve(key: "TAP", args: ["2"]).text == "Tap to reply")
+        #expect(pad.resolve(key: "TAP", args: ["2"]).text == "Click 2 replies")
+        #expect(pad.resolve(key: "TAP", args: ["1"]).text == "Click 1 reply")
+        #expect(pad.resolve(key: "TAP", args: ["1"]).source == "Localizable.xcstrings (en, ipad, one)")
+        #expect(phone.resolve(key: "BOOKED", args: ["Ann", "1"]).text == "Ann booked 1 seat")
+        #expect(phone.resolve(key: "BOOKED", args: ["Ann", "4"]).text == "Ann booked 4 seats")
+        #expect(phone.resolve(key: "SPECS", args: ["3", "12.345", "80", "7"]).text == "3 at 12.3 knots, 80% full, 7 left, 12.345 again")
+        #expect(phone.resolve(key: "BRAND", args: []).text == "BRAND" && phone.resolve(key: "BRAND", args: []).warnings.isEmpty)
+    }
+}
