@@ -109,6 +109,7 @@ public struct TemplateContext: Sendable {
             "appearance": .string(appearance.rawValue),
             "dark": .bool(appearance == .dark),
             "locale": .string(locale),
+            "rtl": .bool(isRightToLeftLanguage(locale)),
             "showDefaultContent": .bool(showDefaultContent),
             "customView": .object(custom),
             "actions": .list(actionValues),

@@ -12,7 +12,8 @@ public enum OutputFile {
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let existing = FileManager.default.contents(atPath: url.path), existing.elementsEqual(bytes) { return }
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        // Unique per process and write: lanes (threads or worker processes) may write one shared file at once.
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())-\(serial.next()).tmp")
         func failure(_ path: String) -> WriteError { WriteError(path: path, reason: String(cString: strerror(errno))) }
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(temp.path) }
@@ -29,7 +30,14 @@ public enum OutputFile {
 
     public static func write(_ text: String, to url: URL) throws { try write(Array(text.utf8), to: url) }
 
-    /// Temp files a killed run left behind (`.NAME.PID.tmp`), removed before a new run writes.
+    private static let serial = Serial()
+    private final class Serial: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.withLock { value += 1; return value } }
+    }
+
+    /// Temp files a killed run left behind (`.NAME.PID-N.tmp`), removed before a new run writes.
     public static func removeLeftovers(in folder: URL) {
         let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = e?.nextObject() as? URL {

@@ -44,7 +44,7 @@ public enum HTMLWriter {
         let css = page.sheets.map { $0.css(for: page.appearance) }.filter { !$0.isEmpty }.joined(separator: "\n")
         return """
         <!DOCTYPE html>
-        <html lang="\(escapeHTML(page.language))">
+        <html lang="\(escapeHTML(page.language))"\(isRightToLeftLanguage(page.language) ? " dir=\"rtl\"" : "")>
         <head>
         <meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">

@@ -111,3 +111,9 @@ extension String {
         self = "\(sign)\(scaled / 1000).\(String(scaled % 1000).leftPadded(3))"
     }
 }
+
+/// Languages written right to left (a locale's language subtag): iOS mirrors the whole
+/// notification for them, and pages say `dir="rtl"`.
+public func isRightToLeftLanguage(_ locale: String) -> Bool {
+    ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb", "syr"].contains(String(locale.lowercased().prefix { $0 != "-" && $0 != "_" }))
+}

@@ -151,7 +151,7 @@ struct SharedDecodingTests {
             var run = GalleryRun(project: try Project(folder: project), templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)
             run.jobs = 2
             let (report, _, _) = try run.run()
-            #expect(report.summary.failed == 0 && report.inputs.count == copies + 1)
+            #expect(report.summary.failed == 0 && report.inputs.count == copies + 1, "\(report.inputs.flatMap(\.mockups).flatMap(\.errors))")
             return run.pixelCache.counts
         }
         // The photo, the app icon and the banner thumbnail: each decoded once and drawn at one

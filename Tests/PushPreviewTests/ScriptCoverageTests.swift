@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Layout
 import Testing
 import PushPreview
 
@@ -48,4 +49,30 @@ struct ScriptCoverageTests {
         for y in Int(box.y * 3)..<Int((box.y + box.height) * 3) { for x in Int(box.x * 3)..<Int((box.x + 80) * 3) where png.pixel(x: x, y: y).r < 128 { ink += 1 } }
         #expect(ink > 100, "the box for a missing glyph is not drawn: \(ink)")
     }
+
+    /// In a right-to-left locale the whole notification is mirrored, as iOS mirrors it: the icon
+    /// on the right, the time on the left, text aligned right, and the page says dir="rtl".
+    @Test func rightToLeftLocalesAreMirrored() throws {
+        var f = ContentStageTests.Fixture()
+        f.payload = #"{"aps": {"alert": {"title-loc-key": "T", "loc-key": "B"}, "category": "card"}}"#
+        let project = try f.write()
+        let dir = project.folder.appendingPathComponent("ar.lproj")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("\"T\" = \"العبارة تغادر\";\n\"B\" = \"تغادر العبارة من الرصيف ٣\";\n".utf8).write(to: dir.appendingPathComponent("Localizable.strings"))
+        var options = RenderOptions()
+        options.locales = ["ar"]
+        options.layoutJSON = true
+        options.outputFolder = project.folder.appendingPathComponent("Output")
+        let results = try makeRenderer().render(payloadFile: project.folder.appendingPathComponent("payloads/p.apns"), project: project, options: options)
+        for view in ["banner", "expanded"] {
+            let r = try #require(results.first { $0.view == view })
+            let boxes = try ContentStageTests.boxes(r)
+            func box(_ id: String) throws -> LaidOutBox { try #require(boxes.first { $0.id == id }, "\(view): #\(id)") }
+            let icon = try box("app-icon"), time = try box("time"), card = try box("notification")
+            #expect(icon.x > card.x + card.width / 2 && time.x < card.x + card.width / 2, "\(view): icon at \(icon.x), time at \(time.x)")
+            let page = try String(contentsOfFile: try #require(r.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
+            #expect(page.contains(#"dir="rtl""#))
+        }
+    }
 }
+
