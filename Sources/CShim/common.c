@@ -48,7 +48,14 @@ void shim_argb32_to_rgba(const uint8_t *argb, int width, int height, int stride,
 
 /* Rows of opaque pixels (photos, most attachments) take a swizzle the compiler vectorizes;
    others are premultiplied pixel by pixel. */
-#if defined(__x86_64__) && defined(__clang__)
+/* Not under ThreadSanitizer: an ifunc resolver runs while libraries are relocated, before the
+   sanitizer's runtime exists, and its instrumented entry crashes there. */
+#if defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define SHIM_NO_IFUNC 1
+#  endif
+#endif
+#if defined(__x86_64__) && defined(__clang__) && !defined(SHIM_NO_IFUNC)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void shim_rgba_to_argb32(const uint8_t *rgba, int width, int height, uint8_t *argb, int stride) {
