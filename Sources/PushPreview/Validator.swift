@@ -60,10 +60,15 @@ public struct Validator {
         }
         for folder in top where folder.hasSuffix(".lproj") {
             let dir = project.folder.appendingPathComponent(folder)
-            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where name.hasSuffix(".strings") {
+            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
                 let file = dir.appendingPathComponent(name)
                 guard let data = fm.contents(atPath: file.path) else { continue }
-                do { _ = try StringsFile.parse([UInt8](data), file: file.path) } catch { findings.append(Finding(severity: .error, message: error.description)) }
+                if name.hasSuffix(".strings") {
+                    do { _ = try StringsFile.parse([UInt8](data), file: file.path) } catch { findings.append(Finding(severity: .error, message: error.description)) }
+                } else if name.hasSuffix(".stringsdict") {
+                    do { findings += try StringsDict.parse([UInt8](data), file: file.path).problems.map { Finding(severity: .warning, message: $0) } }
+                    catch { findings.append(Finding(severity: .error, message: error.description)) }
+                }
             }
         }
         return findings

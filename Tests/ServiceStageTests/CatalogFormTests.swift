@@ -73,3 +73,29 @@ struct CatalogFormTests {
         #expect(phone.resolve(key: "BRAND", args: []).text == "BRAND" && phone.resolve(key: "BRAND", args: []).warnings.isEmpty)
     }
 }
+
+/// Shapes a blogging app ships: its extensions' tables are binary property lists, and others
+/// XML ones; an enrichment rule that names an aps field is said, not stored as a custom key.
+struct TableFormTests {
+    @Test func propertyListStringsTables() throws {
+        let p = ScratchProject()
+        let table: [String: String] = ["Reply": "Responder", "Like": "Curtir"]
+        try p.write("pt-BR.lproj/Localizable.strings", [UInt8](try PropertyListSerialization.data(fromPropertyList: table, format: .binary, options: 0)))
+        try p.write("fr.lproj/Localizable.strings", [UInt8](try PropertyListSerialization.data(fromPropertyList: ["Reply": "Répondre"], format: .xml, options: 0)))
+        #expect(Localizer(projectFolder: p.folder, locale: "pt-BR").resolve(key: "Like", args: []).text == "Curtir")
+        #expect(Localizer(projectFolder: p.folder, locale: "fr").resolve(key: "Reply", args: []).text == "Répondre")
+        try p.write("de.lproj/Localizable.strings", Array("bplist00".utf8) + [0, 1, 2])
+        #expect(Localizer(projectFolder: p.folder, locale: "de").problems.contains { $0.contains("de.lproj/Localizable.strings") })
+    }
+
+    @Test func enrichmentOfAnApsFieldIsSaid() throws {
+        let p = ScratchProject()
+        try p.write("app-group/rooms.json", #"{"!room": {"name": "Crew", "count": "3"}}"#)
+        var settings = ServiceSettings()
+        settings.enrich = [.init(key: "room_id", data: "app-group/rooms.json", set: [("title", "{{name}}"), ("badge", "{{count}}")])]
+        let n = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "room_id": "!room"}"#, settings: settings)
+        #expect(n.title == "Crew")
+        #expect(n.trace.fallbacks.contains { $0.contains("set.badge") && $0.contains("not a content field") }, "\(n.trace.steps)")
+        #expect(!n.userInfo.contains { $0.key == "badge" })
+    }
+}

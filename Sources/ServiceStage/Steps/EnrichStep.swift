@@ -18,8 +18,10 @@ struct EnrichStep {
         do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { return ("failed", "\(error)") }
         guard let record = json[value] else { return ("no match", "\(rule.key) \"\(value)\" is not in \(rule.data)") }
         var userInfo = content.userInfo
-        var changed: [String] = []
+        var changed: [String] = [], refused: [String] = []
         for (field, source) in rule.set {
+            // Fields of the aps dictionary that enrichment does not set (yet): said, not stored as custom keys.
+            if Self.notContentFields.contains(field) { refused.append(field); continue }
             let text: String
             do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(TemplateValue(json: record)) } catch {
                 return ("failed", "\(error)")
@@ -34,8 +36,14 @@ struct EnrichStep {
             changed.append(field)
         }
         content.userInfo = userInfo
+        if !refused.isEmpty {
+            return ("partly enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", ")); set.\(refused.joined(separator: ", set.")) is not a content field enrich can change (title, subtitle, body, thread-id or a custom key): ignored")
+        }
         return ("enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", "))")
     }
+
+    static let notContentFields: Set<String> = ["aps", "alert", "badge", "sound", "category", "categoryIdentifier", "content-available", "mutable-content",
+                                                "interruption-level", "relevance-score", "target-content-id", "filter-criteria"]
 }
 
 extension TemplateValue {
