@@ -61,7 +61,36 @@ public struct Project: Sendable {
     /// What is wrong with the project as a whole (its settings, Info.plists, categories), each
     /// with the severity `validate` gives it: said once per run, not on every mock-up.
     public var issues: [ConfigIssue] {
-        warnings.map { ConfigIssue(.warning, file: "", $0) } + content.issues.filter { $0.category == nil }
+        warnings.map { ConfigIssue(.warning, file: "", $0) } + content.issues.filter { $0.category == nil } + localizationIssues
+    }
+
+    /// Every strings table, stringsdict and catalog of the project parsed: a broken one would
+    /// lose its translations without a word. What cannot be read at all is an error, an entry in
+    /// a form that is not read a warning.
+    public var localizationIssues: [ConfigIssue] {
+        let fm = FileManager.default
+        var out: [ConfigIssue] = []
+        let top = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        for name in top where name.hasSuffix(".xcstrings") {
+            let file = folder.appendingPathComponent(name)
+            guard let data = fm.contents(atPath: file.path) else { continue }
+            do { out += try StringCatalog([UInt8](data), file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) } }
+            catch { out.append(ConfigIssue(.error, file: "", error.description)) }
+        }
+        for lproj in top where lproj.hasSuffix(".lproj") {
+            let dir = folder.appendingPathComponent(lproj)
+            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
+                let file = dir.appendingPathComponent(name)
+                guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), let data = fm.contents(atPath: file.path) else { continue }
+                if name.hasSuffix(".strings") {
+                    do { _ = try StringsFile.parse([UInt8](data), file: file.path) } catch { out.append(ConfigIssue(.error, file: "", error.description)) }
+                } else {
+                    do { out += try StringsDict.parse([UInt8](data), file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) } }
+                    catch { out.append(ConfigIssue(.error, file: "", error.description)) }
+                }
+            }
+        }
+        return out
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.

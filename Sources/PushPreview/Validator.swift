@@ -33,45 +33,23 @@ public struct Validator {
         let folder = explicitProject ?? (isDirectory.boolValue ? path : Project.folder(containing: path))
         let project: Project
         do { project = try Project(folder: folder) } catch { return [Finding(severity: .error, message: error.description)] }
-        var findings = project.warnings.map { Finding(severity: .warning, message: $0) }
-        findings += project.content.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        // The same issues, with the same severity, that render and gallery say once per run.
+        var findings = project.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        findings += project.content.issues.filter { $0.category != nil }.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
         findings += checkCategories(project)
-        findings += checkStringsAndDevices(project)
+        findings += checkDevices(project)
         for payload in isDirectory.boolValue ? project.payloadFiles : [path] {
             findings += checkPayload(payload, project: project)
         }
         return findings
     }
 
-    /// Every strings file and catalog is parsed (a broken one would silently lose its
-    /// translations), and so is the project's devices.json.
-    func checkStringsAndDevices(_ project: Project) -> [Finding] {
-        var findings: [Finding] = []
+    /// The project's devices.json, which the repository's profiles are merged with.
+    func checkDevices(_ project: Project) -> [Finding] {
         do { _ = try MockupRenderer.deviceCatalog(templates: templates, project: project) } catch {
-            findings.append(Finding(severity: .error, message: error.description))
+            return [Finding(severity: .error, message: error.description)]
         }
-        let fm = FileManager.default
-        let top = ((try? fm.contentsOfDirectory(atPath: project.folder.path)) ?? []).sorted()
-        for name in top where name.hasSuffix(".xcstrings") {
-            let file = project.folder.appendingPathComponent(name)
-            guard let data = fm.contents(atPath: file.path) else { continue }
-            do { findings += try StringCatalog([UInt8](data), file: file.path).problems.map { Finding(severity: .warning, message: $0) } }
-            catch { findings.append(Finding(severity: .error, message: error.description)) }
-        }
-        for folder in top where folder.hasSuffix(".lproj") {
-            let dir = project.folder.appendingPathComponent(folder)
-            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
-                let file = dir.appendingPathComponent(name)
-                guard let data = fm.contents(atPath: file.path) else { continue }
-                if name.hasSuffix(".strings") {
-                    do { _ = try StringsFile.parse([UInt8](data), file: file.path) } catch { findings.append(Finding(severity: .error, message: error.description)) }
-                } else if name.hasSuffix(".stringsdict") {
-                    do { findings += try StringsDict.parse([UInt8](data), file: file.path).problems.map { Finding(severity: .warning, message: $0) } }
-                    catch { findings.append(Finding(severity: .error, message: error.description)) }
-                }
-            }
-        }
-        return findings
+        return []
     }
 
     /// Extensions, categories and templates against each other.

@@ -27,6 +27,8 @@ struct SilentIgnoreTests {
         let warnings = report.inputs.flatMap(\.mockups).flatMap(\.warnings)
         #expect(warnings.contains { $0.contains("nl.lproj/Localizable.strings:2") }, "\(warnings)")
         #expect(report.inputs.allSatisfy { $0.outcome == "warnings" })
+        // And once for the run, with validate's severity.
+        #expect(report.projectIssues?.contains { $0.hasPrefix("error: ") && $0.contains("nl.lproj/Localizable.strings:2") } == true, "\(report.projectIssues ?? [])")
     }
 
     @Test func brokenInfoPlistHasALine() throws {

@@ -15,5 +15,5 @@ public struct ConfigIssue: Sendable, Equatable, Codable, CustomStringConvertible
         self.severity = severity; self.file = file; self.location = location; self.message = message
     }
 
-    public var description: String { [file, location.isEmpty ? nil : location, message].compactMap { $0 }.joined(separator: ": ") }
+    public var description: String { [file.isEmpty ? nil : file, location.isEmpty ? nil : location, message].compactMap { $0 }.joined(separator: ": ") }
 }
