@@ -1,3 +1,4 @@
+import Checked
 import ContentStage
 import Foundation
 import PushPreview
@@ -137,7 +138,7 @@ final class ProgressLine: @unchecked Sendable {
         lock.withLock {
             let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
             let left = rate > 0 ? Double(p.total - p.done) / rate : 0
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(p.done)/\(p.total) payloads · \(String(format: "%.1f", rate))/s · \(Int(left.rounded())) s left".utf8))
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(p.done)/\(p.total) payloads · \(String(format: "%.1f", rate))/s · \(Int(saturating: left, rounded: .toNearestOrAwayFromZero)) s left".utf8))
             drawn = true
         }
     }
