@@ -38,7 +38,8 @@ final class WorkerProcess {
         process.environment = environment
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: log)
+        logHandle = try FileHandle(forWritingTo: log)
+        process.standardError = logHandle
         try process.run()
         requests = LineChannel(fd: stdin.fileHandleForWriting.fileDescriptor)
         replies = LineChannel(fd: stdout.fileHandleForReading.fileDescriptor)
@@ -47,6 +48,7 @@ final class WorkerProcess {
         self.stdout = stdout
     }
     private let stdin: Pipe, stdout: Pipe
+    private let logHandle: FileHandle
 
     /// The payload's results, or one failed result naming how the worker died and what it was doing.
     func render(_ job: WorkerJob, name: String) -> [MockupResult] {
@@ -82,7 +84,7 @@ final class WorkerProcess {
     func stop() {
         guard alive else { return }
         peakKB = Self.status(process.processIdentifier, "VmHWM:")
-        try? stdin.fileHandleForWriting.close()
+        try? stdin.fileHandleForWriting.close()  // the worker's cue to finish
         process.waitUntilExit()
         alive = false
         cleanUp()
@@ -108,8 +110,11 @@ final class WorkerProcess {
         return how + (said.map { " (\($0.prefix(300)))" } ?? "")
     }
 
+    /// Every descriptor this handle opened is closed: a long run replaces many dead workers.
     private func cleanUp() {
         try? FileManager.default.removeItem(at: log)
+        try? logHandle.close()
+        try? stdin.fileHandleForWriting.close()
         try? stdout.fileHandleForReading.close()
     }
 
