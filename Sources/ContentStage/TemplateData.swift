@@ -64,6 +64,7 @@ public struct TemplateContext: Sendable {
                 appearance: Appearance, locale: String, attachmentSources: [(src: String, width: Int, height: Int)?]) {
         self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
         self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
+        timeLabel = RelativeTime.now(locale: locale)
         customView = CustomViewMetrics(limit: device.customViewHeightLimit)
         banner.title = notification.title.isEmpty ? appName : notification.title
         banner.subtitle = notification.subtitle

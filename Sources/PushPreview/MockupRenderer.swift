@@ -37,7 +37,10 @@ public final class MockupRenderer {
         var a = action
         func look(_ key: NotificationAction.LocalizedKey?, _ text: inout String) {
             guard let key else { return }
-            if let found = strings.find(key: key.key, table: key.table) { text = found.text } else {
+            if let found = strings.find(key: key.key, table: key.table) {
+                text = found.text
+                if found.fellBack { warnings += found.warnings.prefix(1).map { "action \(action.identifier): \($0)" } }
+            } else {
                 warnings.append("action \(action.identifier): no translation for \"\(key.key)\" in \(key.table) for \(strings.fallbackChain.joined(separator: ", ")); showing \"\(text)\"")
             }
         }

@@ -63,7 +63,7 @@ public struct ServiceStage: Sendable {
             }
             let r = localizer!.resolve(key: key, args: args ?? [])
             set(r.text)
-            trace.add(.init(step: "localize", outcome: r.source == nil ? "missing" : "localized",
+            trace.add(.init(step: "localize", outcome: r.source == nil ? "missing" : r.fellBack ? "fell back" : "localized",
                             message: ([r.source.map { "\(key) from \($0)" } ?? key] + r.warnings).joined(separator: "; ")))
         }
         content.badge = payload.badge.map { NSNumber(value: $0) }

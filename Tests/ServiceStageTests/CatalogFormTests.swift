@@ -99,3 +99,26 @@ struct TableFormTests {
         #expect(!n.userInfo.contains { $0.key == "badge" })
     }
 }
+
+/// What a messenger's and a blogging app's locales showed: a key only the development language
+/// has is said; en-US finds en; zh-CN finds zh-Hans; a folder without the table has no strings.
+struct LocaleMatchingTests {
+    @Test func fallbacksAreSaidAndLocalesMatchAsOnIOS() throws {
+        let p = ScratchProject()
+        try p.write("en.lproj/Localizable.strings", #""A" = "Alpha"; "B" = "Beta";"#)
+        try p.write("de.lproj/Localizable.strings", #""A" = "Anfang";"#)
+        try p.write("zh_Hans.lproj/Localizable.strings", #""A" = "开始";"#)
+        try p.write("tr.lproj/InfoPlist.strings", #"CFBundleDisplayName = "Liman";"#)
+        let de = Localizer(projectFolder: p.folder, locale: "de")
+        #expect(de.resolve(key: "A", args: []).text == "Anfang" && !de.resolve(key: "A", args: []).fellBack)
+        let b = de.resolve(key: "B", args: [])
+        #expect(b.text == "Beta" && b.fellBack && b.warnings.contains { $0.contains("no de translation") }, "\(b)")
+        #expect(b.source == "en.lproj/Localizable")
+        #expect(Localizer(projectFolder: p.folder, locale: "en-US").problems.isEmpty)
+        #expect(Localizer(projectFolder: p.folder, locale: "zh-CN").resolve(key: "A", args: []).text == "开始")
+        #expect(Localizer(projectFolder: p.folder, locale: "zh-CN").resolve(key: "A", args: []).source == "zh_Hans.lproj/Localizable")
+        #expect(Localizer(projectFolder: p.folder, locale: "tr").problems.contains { $0.contains("no strings for tr") })
+        let n = try p.run(#"{"aps": {"alert": {"title-loc-key": "B", "loc-key": "A"}, "mutable-content": 1}}"#, locale: "de")
+        #expect(n.trace.fallbacks.contains { $0.contains("fell back") && $0.contains("\"B\"") }, "\(n.trace.fallbacks)")
+    }
+}

@@ -120,3 +120,9 @@ struct PluralRulesTests {
         for (n, category) in expected { #expect(PluralRules.category(for: n, language: language) == category, "\(language) \(n)") }
     }
 }
+
+/// The time a notification just delivered shows, in the locale's words (CLDR, through ICU).
+struct RelativeTimeTests {
+    @Test(arguments: [("en", "now"), ("de", "jetzt"), ("fr", "maintenant"), ("ar", "الآن"), ("ja", "今"), ("pt-BR", "agora")])
+    func now(_ locale: String, _ word: String) { #expect(RelativeTime.now(locale: locale) == word, "\(locale)") }
+}

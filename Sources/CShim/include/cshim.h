@@ -74,9 +74,11 @@ void shim_argb32_to_rgba(const uint8_t *argb, int width, int height, int stride,
 void shim_rgba_to_argb32(const uint8_t *rgba, int width, int height, uint8_t *argb, int stride);
 
 void shim_free(void *p);
-/// CLDR plural rules (plural.c, over ICU): rules for a locale ("pt_BR"), or NULL; the category
+/// CLDR plural rules (icu.c, over ICU): rules for a locale ("pt_BR"), or NULL; the category
 /// of n ("one", "few", …) into out, returning its length or -1.
 void *shim_plural_rules_open(const char *locale);
 int shim_plural_rules_select(void *rules, double n, char *out, int capacity);
+/// The locale's word for "now" (as in "delivered now"), UTF-8 into out; its length, or -1.
+int shim_relative_now(const char *locale, char *out, int capacity);
 
 #endif

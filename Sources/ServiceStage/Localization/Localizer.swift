@@ -13,6 +13,7 @@ public struct Localizer: Sendable {
     /// table → language → key → entry, for every table of every language in the chain.
     var tables: [String: [String: [String: LocalizedEntry]]] = [:]
     var catalogs: [String: StringCatalog] = [:]
+    var folderNames: [String: String] = [:]
     public private(set) var problems: [String] = []
 
     public init(projectFolder: URL, locale: String, developmentLanguage: String = "en", device: String = "iphone") {
@@ -32,6 +33,7 @@ public struct Localizer: Sendable {
         }
         self.developmentLanguage = catalogs["Localizable"]?.sourceLanguage ?? developmentLanguage
         let folders = Self.lprojFolders(projectFolder)
+        folderNames = folders
         for language in fallbackChain {
             guard let folder = folders[Self.canonical(language)] else { continue }
             let dir = projectFolder.appendingPathComponent(folder)
@@ -55,22 +57,35 @@ public struct Localizer: Sendable {
             }
         }
         // A locale asked for that the app has no strings for at all reads as the development language.
-        let own = fallbackChain.prefix { Self.canonical($0) != Self.canonical(self.developmentLanguage) && $0 != "Base" }
+        let own = localeChain
         let catalogLanguages = Set(catalogs.values.flatMap { $0.strings.values.flatMap(\.keys) }.map(Self.canonical))
-        let tableLanguages = Set(tables.values.flatMap(\.keys).map(Self.canonical))
-        if !own.isEmpty, !own.contains(where: { tableLanguages.contains(Self.canonical($0)) || catalogLanguages.contains(Self.canonical($0)) }) {
-            problems.append("no strings for \(locale) in \(projectFolder.lastPathComponent) (no \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
+        let hasTable = { (language: String) in
+            guard let folder = folders[Self.canonical(language)] else { return false }
+            return ["strings", "stringsdict"].contains { fm.fileExists(atPath: projectFolder.appendingPathComponent("\(folder)/Localizable.\($0)").path) }
+        }
+        if !own.isEmpty, !own.contains(where: { hasTable($0) || catalogLanguages.contains(Self.canonical($0)) }) {
+            problems.append("no strings for \(locale) in \(projectFolder.lastPathComponent) (no Localizable table in \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
         }
     }
 
-    /// zh-Hans-CN → zh-Hans-CN, zh-Hans, zh, then the development language, then Base.
+    /// zh-Hans-CN → zh-Hans-CN, zh-Hans, zh, then the development language, then Base. Chinese
+    /// with a region but no script gets the script the region writes (zh-CN → zh-Hans).
     public var fallbackChain: [String] {
+        var seen = Set<String>()
+        return (localeChain + [developmentLanguage, "Base"]).filter { seen.insert(Self.canonical($0)).inserted }
+    }
+
+    /// The locale and its parents: the languages that are the locale's own.
+    var localeChain: [String] {
         var chain: [String] = []
         var parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         while !parts.isEmpty { chain.append(parts.joined(separator: "-")); parts.removeLast() }
-        chain += [developmentLanguage, "Base"]
-        var seen = Set<String>()
-        return chain.filter { seen.insert(Self.canonical($0)).inserted }
+        let lower = locale.lowercased().replacingOccurrences(of: "_", with: "-")
+        if lower.hasPrefix("zh-"), !lower.contains("hans"), !lower.contains("hant") {
+            let traditional = ["tw", "hk", "mo"].contains { lower.hasSuffix("-" + $0) }
+            chain.insert(traditional ? "zh-Hant" : "zh-Hans", at: max(0, chain.count - 1))
+        }
+        return chain
     }
 
     /// A language as iOS matches `.lproj` names: `pt_BR` is `pt-BR`, case aside, and the old
@@ -95,6 +110,8 @@ public struct Localizer: Sendable {
         /// Where it came from ("nl.lproj/Localizable", "Localizable.xcstrings (pl)"), or nil when the key was missing.
         public var source: String?
         public var warnings: [String]
+        /// Found only in the development language (or Base), not in the locale's own strings.
+        public var fellBack = false
     }
 
     /// Whether `key` has a translation in `table` for this locale (its own, not a fallback's).
@@ -107,7 +124,7 @@ public struct Localizer: Sendable {
            let entry = entries[language] ?? entries.first(where: { Self.canonical($0.key) == Self.canonical(language) })?.value {
             return (entry, "\(table).xcstrings (\(language))")
         }
-        if let entry = tables[table]?[language]?[key] { return (entry, "\(language).lproj/\(table)") }
+        if let entry = tables[table]?[language]?[key] { return (entry, "\(folderNames[Self.canonical(language)] ?? language + ".lproj")/\(table)") }
         return nil
     }
 
@@ -120,9 +137,15 @@ public struct Localizer: Sendable {
 
     /// `key` from the first language of the chain that has it; nil when none has.
     public func find(key: String, args: [String] = [], table: String = "Localizable") -> Resolved? {
+        let own = Set(localeChain.map(Self.canonical))
         for language in fallbackChain {
             guard let (entry, source) = entry(key, table: table, language: language) else { continue }
-            return expand(entry, args: args, language: language, source: source)
+            var r = expand(entry, args: args, language: language, source: source)
+            if !own.contains(Self.canonical(language)) {
+                r.fellBack = true
+                r.warnings.insert("\"\(key)\" has no \(locale) translation in \(table); showing \(language)", at: 0)
+            }
+            return r
         }
         return nil
     }

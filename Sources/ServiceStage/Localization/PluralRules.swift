@@ -28,3 +28,12 @@ public enum PluralRules {
         }
     }
 }
+
+/// How a notification's time reads in a locale: iOS shows "now" for one just delivered.
+public enum RelativeTime {
+    public static func now(locale: String) -> String {
+        var out = [CChar](repeating: 0, count: 128)
+        let length = locale.replacingOccurrences(of: "-", with: "_").withCString { shim_relative_now($0, &out, Int32(out.count)) }
+        return length > 0 ? String(decoding: out.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "now"
+    }
+}
