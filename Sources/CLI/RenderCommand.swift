@@ -80,9 +80,11 @@ enum RenderCommand {
             if projects[projectFolder] == nil {
                 projects[projectFolder] = Result { () throws(ProjectError) in try Project(folder: projectFolder) }
                 // The project's own issues, once, with the severity validate gives them.
-                for issue in (try? projects[projectFolder]!.get())?.issues ?? [] {
-                    printError("\(issue.severity.rawValue): \(issue)")
-                    if issue.severity == .error { failed = true }
+                if let project = try? projects[projectFolder]!.get() {
+                    for finding in Validator(templates: templates).projectFindings(project) {
+                        printError(finding.description)
+                        if finding.severity == .error { failed = true }
+                    }
                 }
             }
             let project: Project

@@ -33,15 +33,19 @@ public struct Validator {
         let folder = explicitProject ?? (isDirectory.boolValue ? path : Project.folder(containing: path))
         let project: Project
         do { project = try Project(folder: folder) } catch { return [Finding(severity: .error, message: error.description)] }
-        // The same issues, with the same severity, that render and gallery say once per run.
-        var findings = project.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
-        findings += project.content.issues.filter { $0.category != nil }.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
-        findings += checkCategories(project)
-        findings += checkDevices(project)
+        var findings = projectFindings(project)
         for payload in isDirectory.boolValue ? project.payloadFiles : [path] {
             findings += checkPayload(payload, project: project)
         }
         return findings
+    }
+
+    /// Everything about the project as a whole, with its severity: what validate reports and what
+    /// render and gallery say once per run (one list, so the three never disagree).
+    public func projectFindings(_ project: Project) -> [Finding] {
+        var findings = project.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        findings += project.content.issues.filter { $0.category != nil }.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+        return findings + checkCategories(project) + checkDevices(project)
     }
 
     /// The project's devices.json, which the repository's profiles are merged with.

@@ -84,7 +84,7 @@ public struct GalleryRun {
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: inputs.all)
-        report.projectIssues = project.issues.map { "\($0.severity.rawValue): \($0.description)" }
+        report.projectIssues = Validator(templates: templates).projectFindings(project).map(\.description)
         report.summarize()
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
         try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
