@@ -45,6 +45,9 @@ public final class MockupRenderer {
             }
         }
         look(action.titleKey, &a.title)
+        if a.textInput?.buttonTitleIsSystemDefault == true, !strings.locale.lowercased().hasPrefix("en") {
+            warnings.append("action \(action.identifier): no text-input button title, so iOS shows its own \"Send\" in \(strings.locale); drawn in English")
+        }
         if a.textInput != nil {
             look(action.textInput?.buttonTitleKey, &a.textInput!.buttonTitle)
             look(action.textInput?.placeholderKey, &a.textInput!.placeholder)

@@ -17,7 +17,9 @@ public struct NotificationAction: Sendable, Equatable {
         public var table = "Localizable"
     }
     public struct TextInput: Sendable, Equatable {
+        /// Without one, iOS shows its own "Send", in the device's language.
         public var buttonTitle = "Send"
+        public var buttonTitleIsSystemDefault = true
         public var placeholder = ""
         public var buttonTitleKey: LocalizedKey?
         public var placeholderKey: LocalizedKey?
@@ -135,7 +137,7 @@ public struct NotificationCategory: Sendable, Equatable {
                 if let input = a["textInput"] {
                     guard case .object = input else { issue(.error, "\(aat).textInput", "expected an object, got \(input.typeName)"); continue }
                     var t = NotificationAction.TextInput()
-                    if let (text, key) = localizable(input["buttonTitle"], "\(aat).textInput.buttonTitle") { t.buttonTitle = text; t.buttonTitleKey = key }
+                    if let (text, key) = localizable(input["buttonTitle"], "\(aat).textInput.buttonTitle") { t.buttonTitle = text; t.buttonTitleKey = key; t.buttonTitleIsSystemDefault = false }
                     if let (text, key) = localizable(input["placeholder"], "\(aat).textInput.placeholder") { t.placeholder = text; t.placeholderKey = key }
                     action.textInput = t
                 }
