@@ -78,6 +78,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var lineClamp: Int?
     /// `text-overflow: ellipsis` (not inherited): with `overflow: hidden` and `nowrap`, one line ending in "…".
     public var textOverflowEllipsis = false
+    /// `unicode-bidi: plaintext` (not inherited): each paragraph's direction is its first strong
+    /// character's, as a UILabel's natural direction is.
+    public var bidiPlaintext = false
 
     public init() {}
 

@@ -19,7 +19,7 @@ struct PropertyParser {
         "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
         "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
-        "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform",
+        "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform", "unicode-bidi",
         "text-decoration", "text-decoration-line", "white-space", "overflow-wrap", "word-wrap", "word-break", "direction",
         "-webkit-line-clamp", "line-clamp", "text-overflow", "-webkit-box-orient",
     ]
@@ -166,6 +166,7 @@ struct PropertyParser {
             s.breaksWords = ["anywhere", "break-word", "break-all"].contains(lower)
             return s.breaksWords || lower == "normal" || lower == "keep-all"
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
+        case "unicode-bidi": s.bidiPlaintext = lower == "plaintext"; return ["normal", "plaintext", "isolate"].contains(lower)
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
         case "-webkit-box-orient": return true // the line-clamp idiom
