@@ -71,7 +71,8 @@ struct ScriptCoverageTests {
             let icon = try box("app-icon"), time = try box("time"), card = try box("notification")
             #expect(icon.x > card.x + card.width / 2 && time.x < card.x + card.width / 2, "\(view): icon at \(icon.x), time at \(time.x)")
             let page = try String(contentsOfFile: try #require(r.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
-            #expect(page.contains(#"dir="rtl""#))
+            #expect(page.contains(#"dir="rtl""#) && page.contains("unicode-bidi: plaintext"))
+            #expect(!r.warnings.contains { $0.contains("not supported") }, "\(r.warnings)")
         }
     }
 }
