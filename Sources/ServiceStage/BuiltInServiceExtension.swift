@@ -82,10 +82,12 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
     }
 
     override func serviceExtensionTimeWillExpire() {
-        attachStep.cancel()
+        // The step is recorded before the download is cancelled: cancelling lets didReceive run on
+        // and deliver, which freezes the trace, and the expiry must be in it.
         let (handler, best) = lock.withLock { (contentHandler, bestAttempt) }
         trace.add(.init(step: "expire", outcome: best == nil ? "nothing ready" : "best attempt",
                         message: "serviceExtensionTimeWillExpire: delivering what was ready"), mediaFailed: true)
+        attachStep.cancel()
         if let handler, let best { handler(best) }
     }
 
