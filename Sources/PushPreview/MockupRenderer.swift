@@ -21,15 +21,8 @@ public final class MockupRenderer {
     /// Shared media files already written in this run, by content and size.
     var mediaNames: [String: String] = [:]
     private var stages: [URL: ContentStage] = [:]
-    /// The project's strings by folder, locale and device idiom, read once for the renderer's life.
-    private var localizers: [String: Localizer] = [:]
-
     func localizer(_ job: Job) -> Localizer {
-        let idiom = job.device.isPad ? "ipad" : "iphone", key = "\(job.project.folder.path)|\(job.language)|\(idiom)"
-        if let known = localizers[key] { return known }
-        let made = Localizer(projectFolder: job.project.folder, locale: job.language, device: idiom)
-        localizers[key] = made
-        return made
+        Localizer.shared(projectFolder: job.project.folder, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
     }
 
     /// An action's texts in the job's locale, where categories.json gives them as keys.

@@ -58,7 +58,7 @@ public struct ServiceStage: Sendable {
         ] as [(String?, [String]?, String?, (String) -> Void)] {
             guard let key else { set(plain ?? ""); continue }
             if localizer == nil {
-                localizer = Localizer(projectFolder: projectFolder, locale: locale, device: device)
+                localizer = Localizer.shared(projectFolder: projectFolder, locale: locale, device: device)
                 for problem in localizer!.problems { trace.add(.init(step: "localize", outcome: "failed", message: problem)) }
             }
             let r = localizer!.resolve(key: key, args: args ?? [])

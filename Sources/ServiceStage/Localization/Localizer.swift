@@ -68,6 +68,22 @@ public struct Localizer: Sendable {
         }
     }
 
+    /// The strings of a project for a locale and device, read once per process: the service stage
+    /// and the content stage of every payload share them (a run does not change its inputs).
+    public static func shared(projectFolder: URL, locale: String, device: String = "iphone") -> Localizer {
+        let key = "\(projectFolder.standardizedFileURL.path)|\(locale)|\(device)"
+        if let known = Cache.shared.lock.withLock({ Cache.shared.made[key] }) { return known }
+        let made = Localizer(projectFolder: projectFolder, locale: locale, device: device)
+        Cache.shared.lock.withLock { Cache.shared.made[key] = made }
+        return made
+    }
+
+    private final class Cache: @unchecked Sendable {
+        static let shared = Cache()
+        let lock = NSLock()
+        var made: [String: Localizer] = [:]
+    }
+
     /// zh-Hans-CN → zh-Hans-CN, zh-Hans, zh, then the development language, then Base. Chinese
     /// with a region but no script gets the script the region writes (zh-CN → zh-Hans).
     public var fallbackChain: [String] {
