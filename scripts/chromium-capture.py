@@ -1,12 +1,34 @@
 #!/usr/bin/python3
 """Lays out each prepared fixture page in headless Chromium: box geometry of every element
-with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours.
+with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours; for a
+Yoga fixture page (a yoga.txt beside it), every node of every case.
 Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
 import base64, json, os, sys
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 work = os.path.abspath(sys.argv[1])
+
+# A Yoga fixture page: each case alone in the container, every element's box relative to the
+# case root in document order, as written and with `direction: rtl` on the root.
+YOGA_BOXES = """
+    const container = document.getElementById('container');
+    const cases = Array.from(container.children), out = {};
+    for (const root of cases) {
+        container.replaceChildren(root);
+        const boxes = {}, style = root.getAttribute('style') || '';
+        for (const direction of ['ltr', 'rtl']) {
+            root.setAttribute('style', direction === 'rtl' ? 'direction: rtl; ' + style : style);
+            const o = root.getBoundingClientRect();
+            boxes[direction] = [root, ...root.querySelectorAll('*')].map(e => {
+                const r = e.getBoundingClientRect();
+                return [r.x - o.x, r.y - o.y, r.width, r.height];
+            });
+        }
+        root.setAttribute('style', style);
+        out[root.id] = boxes;
+    }
+    return out;"""
 options = webdriver.ChromeOptions()
 for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none",
              "--disable-lcd-text", "--force-color-profile=srgb", "--allow-file-access-from-files"]:
@@ -18,6 +40,11 @@ try:
         folder = os.path.join(work, stem)
         page = os.path.join(folder, "page.html")
         if not os.path.exists(page):
+            continue
+        if os.path.exists(os.path.join(folder, "yoga.txt")):
+            driver.get("file://" + page)
+            driver.execute_script("return document.fonts.ready.then(() => true)")
+            json.dump(driver.execute_script(YOGA_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
             continue
         size = json.load(open(os.path.join(folder, "size.json")))
         w, h, scale = size["width"], max(1, size["height"]), size["scale"]

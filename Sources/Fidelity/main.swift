@@ -19,8 +19,8 @@ let width = 360.0, scale = 2
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 let fixtures = root.appendingPathComponent("Tests/Fixtures/layout")
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["prepare", "compare"].contains(arguments[1]) else {
-    print("usage: pushpreview-fidelity prepare|compare WORKDIR")
+guard arguments.count == 3, ["prepare", "compare", "yoga-prepare", "yoga-compare"].contains(arguments[1]) else {
+    print("usage: pushpreview-fidelity prepare|compare|yoga-prepare|yoga-compare WORKDIR")
     exit(2)
 }
 let work = URL(fileURLWithPath: arguments[2])
@@ -159,8 +159,12 @@ func compare() throws -> Int32 {
 }
 
 do {
-    if arguments[1] == "prepare" { try prepare(); exit(0) }
-    exit(try compare())
+    switch arguments[1] {
+    case "prepare": try prepare(); exit(0)
+    case "yoga-prepare": exit(try yogaPrepare())
+    case "yoga-compare": exit(try yogaCompare())
+    default: exit(try compare())
+    }
 } catch {
     print("pushpreview-fidelity: \(error)")
     exit(1)
