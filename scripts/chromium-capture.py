@@ -21,6 +21,7 @@ YOGA_BOXES = """
             root.setAttribute('style', direction === 'rtl' ? 'direction: rtl; ' + style : style);
             const o = root.getBoundingClientRect();
             boxes[direction] = [root, ...root.querySelectorAll('*')].map(e => {
+                if (e.getClientRects().length === 0) return null;  // display: none or contents
                 const r = e.getBoundingClientRect();
                 return [r.x - o.x, r.y - o.y, r.width, r.height];
             });

@@ -19,7 +19,8 @@ let directions = ["ltr", "rtl"]
 struct YogaCase: Codable {
     var id: String
     var disabled: Bool
-    var boxes: [String: [[Double]]]
+    /// x, y, width, height per node; nil for a node with no box (display: none or contents).
+    var boxes: [String: [[Double]?]]
     var warnings: [String]
 }
 
@@ -51,7 +52,7 @@ func yogaPrepare() throws -> Int32 {
         for case .element(let caseRoot) in container.children {
             var found = YogaCase(id: caseRoot.id ?? "?", disabled: caseRoot[attribute: "data-disabled"] == "true", boxes: [:], warnings: [])
             for direction in directions {
-                var root = numbered(caseRoot)
+                var (root, nodes) = numbered(caseRoot)
                 if direction == "rtl" {
                     root.attributes.removeAll { $0.name == "style" }
                     root.attributes.append(.init("style", "direction: rtl; " + (caseRoot[attribute: "style"] ?? "")))
@@ -61,10 +62,12 @@ func yogaPrepare() throws -> Int32 {
                 let (styled, warnings) = StyleResolver(sheets: [sheet], appearance: .light).resolve(body, file: file)
                 if direction == "ltr" { found.warnings = warnings.map(\.message) }
                 let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: 800)
-                let boxes = scene.boxes.filter { $0.id?.hasPrefix("yoga-node-") == true }
-                    .sorted { Int($0.id!.dropFirst(10))! < Int($1.id!.dropFirst(10))! }
-                guard let origin = boxes.first else { continue }
-                found.boxes[direction] = boxes.map { [$0.x - origin.x, $0.y - origin.y, $0.width, $0.height] }
+                var boxes: [[Double]?] = Array(repeating: nil, count: nodes)
+                for box in scene.boxes {
+                    if let id = box.id, id.hasPrefix("yoga-node-"), let n = Int(id.dropFirst(10)) { boxes[n] = [box.x, box.y, box.width, box.height] }
+                }
+                let origin = boxes.first.flatMap { $0 } ?? [0, 0]
+                found.boxes[direction] = boxes.map { $0.map { [$0[0] - origin[0], $0[1] - origin[1], $0[2], $0[3]] } }
             }
             cases.append(found)
         }
@@ -85,7 +88,7 @@ func yogaStyle(_ template: String) throws -> String {
 
 /// The case with every element named by its place in document order, as the capture script
 /// names Chromium's (ids match nothing in the template's stylesheet, so layout is unchanged).
-func numbered(_ root: Element) -> Element {
+func numbered(_ root: Element) -> (Element, count: Int) {
     var next = 0
     func walk(_ e: Element) -> Element {
         var e = e
@@ -95,7 +98,8 @@ func numbered(_ root: Element) -> Element {
         e.children = e.children.map { if case .element(let c) = $0 { .element(walk(c)) } else { $0 } }
         return e
     }
-    return walk(root)
+    let numbered = walk(root)
+    return (numbered, next)
 }
 
 func yogaCompare() throws -> Int32 {
@@ -113,7 +117,7 @@ func yogaCompare() throws -> Int32 {
         guard let chromeData = FileManager.default.contents(atPath: folder.appendingPathComponent("chrome.json").path) else {
             print("\(stem): not captured"); return 1
         }
-        let chrome = try JSONDecoder().decode([String: [String: [[Double]]]].self, from: chromeData)
+        let chrome = try JSONDecoder().decode([String: [String: [[Double]?]]].self, from: chromeData)
         var filePassed = ["ltr": 0, "rtl": 0]
         for c in ours {
             for direction in directions {
@@ -138,11 +142,16 @@ func yogaCompare() throws -> Int32 {
 }
 
 /// The first node whose box differs by more than 0.5 px, said as "node N: ours … chrome …".
-func firstMiss(_ ours: [[Double]], _ chrome: [[Double]]) -> String? {
-    guard ours.count == chrome.count else { return "\(ours.count) nodes laid out, Chromium has \(chrome.count)" }
-    for (i, (a, b)) in zip(ours, chrome).enumerated() where zip(a, b).contains(where: { abs($0 - $1) > 0.5 }) {
-        let f = { (r: [Double]) in r.map { String(format: "%g", ($0 * 100).rounded() / 100) }.joined(separator: ",") }
-        return "node \(i): ours (\(f(a))) chrome (\(f(b)))"
+func firstMiss(_ ours: [[Double]?], _ chrome: [[Double]?]) -> String? {
+    guard ours.count == chrome.count else { return "\(ours.count) nodes, Chromium has \(chrome.count)" }
+    let f = { (r: [Double]?) in r.map { "(" + $0.map { String(format: "%g", ($0 * 100).rounded() / 100) }.joined(separator: ",") + ")" } ?? "no box" }
+    for (i, (a, b)) in zip(ours, chrome).enumerated() {
+        let same = switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): !zip(a, b).contains { abs($0 - $1) > 0.5 }
+        default: false
+        }
+        if !same { return "node \(i): ours \(f(a)) chrome \(f(b))" }
     }
     return nil
 }
