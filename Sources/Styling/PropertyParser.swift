@@ -9,7 +9,7 @@ struct PropertyParser {
     let parent: ComputedStyle
 
     /// Every property `apply` knows; any other is reported when a style sheet is read.
-    static let supported: Set<String> = [
+    static let supported: Set<String> = Set([
         "display", "position", "top", "right", "bottom", "left", "inset", "width", "height", "min-width", "min-height",
         "max-width", "max-height", "margin", "margin-top", "margin-right", "margin-bottom", "margin-left",
         "padding", "padding-top", "padding-right", "padding-bottom", "padding-left",
@@ -22,7 +22,8 @@ struct PropertyParser {
         "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform", "unicode-bidi",
         "text-decoration", "text-decoration-line", "white-space", "overflow-wrap", "word-wrap", "word-break", "direction",
         "-webkit-line-clamp", "line-clamp", "text-overflow", "-webkit-box-orient",
-    ]
+    ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
+        .union(LogicalProperties.names)
 
     func apply(_ property: String, _ raw: String, to s: inout ComputedStyle) -> Bool {
         let v = raw.trimmed
@@ -72,6 +73,13 @@ struct PropertyParser {
             let which = property == "border" ? [0, 1, 2, 3] : [sideIndex[String(property.dropFirst(7))]!]
             for i in which { s.borderWidth[i] = width; s.borderColor[i] = colour }
             return true
+        case "border-top-width", "border-right-width", "border-bottom-width", "border-left-width":
+            return set(points(v)) { s.borderWidth[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = max(0, $0) }
+        case "border-top-color", "border-right-color", "border-bottom-color", "border-left-color":
+            return set(color(v)) { s.borderColor[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = $0 }
+        case "border-top-style", "border-right-style", "border-bottom-style", "border-left-style":
+            if lower == "none" || lower == "hidden" { s.borderWidth[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = 0 }
+            return ["solid", "none", "hidden"].contains(lower)
         case "border-width": return set(sides(v, points)) { s.borderWidth = $0 }
         case "border-color": return set(sides(v, color)) { s.borderColor = $0 }
         case "border-style": return lower == "solid" || lower == "none"

@@ -65,13 +65,16 @@ public struct StyleResolver: Sendable {
         let parser = PropertyParser(rootFontSize: Self.rootFontSize, parent: parent)
         for m in matched where m.decl.property.hasPrefix("--") { style.customProperties[m.decl.property] = m.decl.value }
         // font-size first: em lengths in the same rule depend on it.
+        // Flow-relative properties map to physical sides by the element's own direction.
+        let rightToLeft = matched.last { $0.decl.property == "direction" }.map { $0.decl.value.trimmed.lowercased() == "rtl" } ?? parent.rightToLeft
         for m in matched.filter({ $0.decl.property == "font-size" }) + matched.filter({ $0.decl.property != "font-size" && !$0.decl.property.hasPrefix("--") }) {
             let value = substituteVariables(m.decl.value, style.customProperties)
             let lower = value.lowercased()
             if lower == "inherit" || lower == "initial" || lower == "unset" { continue } // the defaults already do this
             let known = PropertyParser.supported.contains(m.decl.property)
+            let physical = LogicalProperties.physical(m.decl.property, value, rightToLeft: rightToLeft) ?? [(m.decl.property, value)]
             // Unknown properties in sheets were reported when the sheet was read; inline ones here.
-            if !parser.apply(m.decl.property, value, to: &style), known || m.rank == 1_000_000 {
+            if !physical.allSatisfy({ parser.apply($0.property, $0.value, to: &style) }), known || m.rank == 1_000_000 {
                 let warning = TemplateWarning(file: m.file, line: m.decl.line, message: Stylesheet.unsupported(m.decl))
                 if !warnings.contains(warning) { warnings.append(warning) }
             }
