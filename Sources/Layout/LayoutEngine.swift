@@ -199,7 +199,7 @@ public final class LayoutEngine {
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
         switch el.style.display {
-        case .block, .flex, .none: return true
+        case .block, .flex, .none, .contents: return true
         case .inlineBlock, .inline: return el.style.position == .absolute
         }
     }

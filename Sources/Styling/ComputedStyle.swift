@@ -3,7 +3,8 @@ import Typography
 /// Every CSS property the engine supports, with its computed value for one element.
 /// Lengths in em/rem are already points; percentages wait for layout.
 public struct ComputedStyle: Sendable, Equatable {
-    public enum Display: String, Sendable { case block, inline, inlineBlock = "inline-block", flex, none }
+    /// `contents`: the element makes no box; its children take its place (the cascade splices them in).
+    public enum Display: String, Sendable { case block, inline, inlineBlock = "inline-block", flex, none, contents }
     public enum Position: String, Sendable { case `static`, relative, absolute }
     public enum FlexDirection: String, Sendable { case row, rowReverse = "row-reverse", column, columnReverse = "column-reverse" }
     public enum Align: String, Sendable {

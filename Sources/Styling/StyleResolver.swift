@@ -85,7 +85,10 @@ public struct StyleResolver: Sendable {
         for child in element.children {
             switch child {
             case .text(let t): children.append(.text(t))
-            case .element(let e): children.append(.element(resolve(e, parent: style, ancestors: path, file: file, serial: &serial, warnings: &warnings)))
+            case .element(let e):
+                let styled = resolve(e, parent: style, ancestors: path, file: file, serial: &serial, warnings: &warnings)
+                // display: contents (Display 3 §2.5): no box of its own, its children in its place.
+                if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }
         }
         return StyledElement(element: element, style: style, children: children, serial: number)
