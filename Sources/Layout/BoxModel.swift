@@ -9,6 +9,8 @@ struct Edges: Equatable {
         self.top = top; self.right = right; self.bottom = bottom; self.left = left
     }
     init(_ sides: [Double]) { self.init(top: sides[0], right: sides[1], bottom: sides[2], left: sides[3]) }
+    /// A side by CSS's order: 0 top, 1 right, 2 bottom, 3 left.
+    subscript(side side: Int) -> Double { [top, right, bottom, left][side] }
 }
 
 /// CSS Box Model 3 §4–5: padding and margin percentages refer to the containing block's width.

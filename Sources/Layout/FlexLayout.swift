@@ -1,9 +1,11 @@
 import Styling
 
-/// Flexbox, following CSS Flexbox 1 §9: items (§4), flex base sizes (§9.2 step 3), collecting
-/// items into lines (§9.3), then per line (FlexLine.swift) the flexible lengths (§9.7), cross
-/// sizes and stretch (§9.4) and alignment (§9.5, §9.6); lines are placed by align-content (§9.6
-/// step 15). Not yet: baseline alignment.
+/// Flexbox, following CSS Flexbox 1 §9: items (§4), flex base sizes (§9.2 step 3), the
+/// container's main size (step 4), collecting items into lines (§9.3), then per line
+/// (FlexLine.swift) the flexible lengths (§9.7), cross sizes, stretch and alignment (§9.4–9.6);
+/// lines are placed by align-content (§9.6 step 15). Positions are worked out from main-start
+/// and cross-start, then mirrored onto the page where those are the right or bottom edges
+/// (`row` under `direction: rtl`, `*-reverse`, `wrap-reverse`).
 extension LayoutEngine {
     struct FlexItem {
         var el: StyledElement
@@ -22,14 +24,66 @@ extension LayoutEngine {
         var contentWidth: Double
         var contentHeight: Double?
         var innerMain: Double?
+        var singleLine: Bool
+        /// Main-start is the right edge (rows) or the bottom (columns); cross-start likewise.
+        var flipMain: Bool, flipCross: Bool
+        /// The physical sides (0 top, 1 right, 2 bottom, 3 left) at main-start, main-end, cross-start, cross-end.
+        var mainStart: Int { row ? (flipMain ? 1 : 3) : (flipMain ? 2 : 0) }
+        var mainEnd: Int { (mainStart + 2) % 4 }
+        var crossStart: Int { row ? (flipCross ? 2 : 0) : (flipCross ? 1 : 3) }
+        var crossEnd: Int { (crossStart + 2) % 4 }
+
+        init(style s: ComputedStyle, contentWidth: Double, contentHeight: Double?) {
+            style = s
+            row = s.isFlexRow
+            gap = (row ? s.columnGap.resolve(contentWidth) : s.rowGap.resolve(contentHeight)) ?? 0
+            self.contentWidth = contentWidth
+            self.contentHeight = contentHeight
+            innerMain = row ? contentWidth : contentHeight
+            singleLine = !s.flexWrap
+            let reversed = s.flexDirection == .rowReverse || s.flexDirection == .columnReverse
+            flipMain = row ? reversed != s.rightToLeft : reversed
+            flipCross = (row ? false : s.rightToLeft) != s.flexWrapReverse
+        }
+
+        /// `start`/`end` name the writing mode's edges; as flex-start/flex-end along this axis.
+        func mainAlignment(_ a: ComputedStyle.Align) -> ComputedStyle.Align {
+            let reversed = style.flexDirection == .rowReverse || style.flexDirection == .columnReverse
+            switch a {
+            case .start: return reversed ? .flexEnd : .flexStart
+            case .end: return reversed ? .flexStart : .flexEnd
+            case .normal, .stretch, .auto, .baseline: return .flexStart
+            default: return a
+            }
+        }
+        func crossAlignment(_ a: ComputedStyle.Align) -> ComputedStyle.Align {
+            switch a {
+            case .start: return style.flexWrapReverse ? .flexEnd : .flexStart
+            case .end: return style.flexWrapReverse ? .flexStart : .flexEnd
+            case .normal, .auto: return .stretch
+            default: return a
+            }
+        }
+        func align(_ item: StyledElement) -> ComputedStyle.Align {
+            crossAlignment(item.style.alignSelf == .auto ? style.alignItems : item.style.alignSelf)
+        }
     }
 
-    func layoutFlex(_ container: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double)) -> (items: [SceneItem], height: Double) {
+    /// `heightLimits`: the container's min- and max-height as content heights, which decide an
+    /// auto-height container's size (§9.2 step 4, §9.4 step 8).
+    func layoutFlex(_ container: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
+                    heightLimits: (min: Double, max: Double) = (0, .infinity)) -> (items: [SceneItem], height: Double) {
         let s = container.style
-        let row = s.isFlexRow
-        let context = FlexContext(style: s, row: row, gap: row ? s.columnGap : s.rowGap, contentWidth: contentWidth,
-                                  contentHeight: contentHeight, innerMain: row ? contentWidth : contentHeight)
+        var context = FlexContext(style: s, contentWidth: contentWidth, contentHeight: contentHeight)
+        let row = context.row
         let items = flexItems(container).map { hypotheticalSize($0, context) }
+        func clampHeight(_ h: Double) -> Double { min(max(h, heightLimits.min), heightLimits.max) }
+
+        // §9.2 step 4: an auto-height column is as tall as its items, within min- and max-height.
+        if !row, contentHeight == nil, heightLimits != (0, .infinity) {
+            let gaps = context.gap * Double(max(0, items.count - 1))
+            context.innerMain = clampHeight(items.reduce(0) { $0 + $1.hypothetical + $1.margin.vertical } + gaps)
+        }
 
         // §9.3: one line, or as many as the main size holds when wrapping.
         var lines: [[FlexItem]] = []
@@ -46,24 +100,29 @@ extension LayoutEngine {
             lines = [items]
         }
 
-        let singleLine = !s.flexWrap
-        var laidOut = lines.map { layoutFlexLine($0, context, definiteCross: singleLine ? (row ? contentHeight : contentWidth) : nil) }
+        // A single line is as thick as the container's definite cross size, else as its items
+        // within the container's min and max (§9.4 steps 8 and 15).
+        let definiteCross = row ? contentHeight : contentWidth
+        var laidOut = lines.map { layoutFlexLine($0, context, definiteCross: context.singleLine ? definiteCross : nil) }
+        if context.singleLine, row, contentHeight == nil, let line = laidOut.first, clampHeight(line.cross) != line.cross {
+            laidOut = [layoutFlexLine(lines[0], context, definiteCross: clampHeight(line.cross))]
+        }
 
-        // align-content (§9.4 step 15, §9.6 step 15): distribute free cross space among lines;
-        // `normal` stretches them.
-        let crossGap = row ? s.rowGap : s.columnGap
-        let containerCross = row ? contentHeight : contentWidth
+        // align-content (§9.6 step 15): distribute free cross space among lines; `normal`
+        // stretches them. Where space runs out, the distributed values fall back to start.
+        let crossGap = (row ? s.rowGap.resolve(contentHeight) : s.columnGap.resolve(contentWidth)) ?? 0
         let used = laidOut.reduce(0) { $0 + $1.cross } + crossGap * Double(max(0, laidOut.count - 1))
+        let containerCross = definiteCross ?? (row ? clampHeight(used) : used)
         var start = 0.0, between = crossGap
-        if let containerCross, !singleLine {
+        if !context.singleLine {
             let free = containerCross - used, n = Double(laidOut.count)
-            switch s.alignContent {
-            case .flexEnd, .end: start = free
+            switch context.crossAlignment(s.alignContent) {
+            case .flexEnd: start = free
             case .center: start = free / 2
             case .spaceBetween: if n > 1 && free > 0 { between += free / (n - 1) }
-            case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 } else { start = free / 2 }
-            case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) } else { start = free / 2 }
-            case .stretch, .normal:
+            case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 }
+            case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) }
+            case .stretch:
                 if free > 0 {
                     let extra = free / n
                     laidOut = zip(lines, laidOut).map { layoutFlexLine($0, context, definiteCross: $1.cross + extra) }
@@ -74,17 +133,17 @@ extension LayoutEngine {
         var out: [SceneItem] = []
         var cursor = start
         for line in laidOut {
+            let offset = context.flipCross ? containerCross - cursor - line.cross : cursor
             for item in line.items {
                 var box = item
-                if row { box.frame.y += cursor } else { box.frame.x += cursor }
+                if row { box.frame.y += offset } else { box.frame.x += offset }
                 box.frame.x += origin.0
                 box.frame.y += origin.1
                 out.append(.box(box))
             }
             cursor += line.cross + between
         }
-        let crossUsed = laidOut.reduce(0) { $0 + $1.cross } + crossGap * Double(max(0, laidOut.count - 1))
-        let height = row ? (contentHeight ?? crossUsed) : (contentHeight ?? (laidOut.map(\.main).max() ?? 0))
+        let height = row ? (contentHeight ?? containerCross) : (context.innerMain ?? (laidOut.map(\.main).max() ?? 0))
         return (out, height)
     }
 
@@ -101,13 +160,22 @@ extension LayoutEngine {
             children.append(StyledElement(element: .init(tag: "anonymous"), style: anonymous, children: text))
         }
         for child in container.children {
-            if case .element(let e) = child, e.element.tag != "br" && (e.style.display != .inline || e.element.tag == "img" || e.element.tag == "svg" || e.style.position == .absolute) {
+            // Every element child is blockified (§4), a <span> included; <br> and text are inline.
+            if case .element(let e) = child, e.element.tag != "br" {
                 flushText()
-                if e.style.display != .none && e.style.position != .absolute { children.append(e) }
+                if e.style.display != .none && e.style.position != .absolute { children.append(blockified(e)) }
             } else { text.append(child) }
         }
         flushText()
         return children.enumerated().sorted { ($0.element.style.order, $0.offset) < ($1.element.style.order, $1.offset) }.map(\.element)
+    }
+
+    /// A flex item's display is block-level (Display 3 §2.7): inline becomes block, inline-block block.
+    private func blockified(_ e: StyledElement) -> StyledElement {
+        guard e.style.display == .inline || e.style.display == .inlineBlock, e.element.tag != "img", e.element.tag != "svg" else { return e }
+        var e = e
+        e.style.display = .block
+        return e
     }
 
     /// §9.2 step 3: flex base size and hypothetical main size, as border-box sizes.
@@ -121,7 +189,7 @@ extension LayoutEngine {
         else if c.row { item.base = maxContentWidth(el) - item.margin.horizontal }
         else {
             item.base = layoutBox(el, cbWidth: c.contentWidth, cbHeight: nil,
-                                  forcedWidth: crossSizeForColumn(el, c.contentWidth, item.margin, c.style.alignItems), formattingRoot: true).box.frame.height
+                                  forcedWidth: crossSizeForColumn(el, c, item.margin), formattingRoot: true).box.frame.height
         }
         // §4.5: the automatic minimum size is the content's min-content size, unless it clips.
         let explicitMin = cs.borderBoxSize(c.row ? cs.minWidth : cs.minHeight, base: c.innerMain, frame: mainFrame)
@@ -134,15 +202,17 @@ extension LayoutEngine {
         return item
     }
 
-    /// In a column, an item's width: its own, stretched to the line, or shrink-to-fit.
-    func crossSizeForColumn(_ el: StyledElement, _ contentWidth: Double, _ margin: Edges, _ alignItems: ComputedStyle.Align) -> Double {
+    /// In a column, an item's width: its own; the line's when it stretches (a single line is as
+    /// wide as the container; `line` is a wrapped line's width); else fit-content (§9.4 step 7).
+    func crossSizeForColumn(_ el: StyledElement, _ c: FlexContext, _ margin: Edges, line: Double? = nil) -> Double {
         let cs = el.style
-        let frame = cs.frame(contentWidth).horizontal
-        if let w = cs.borderBoxSize(cs.width, base: contentWidth, frame: frame) { return cs.clampWidth(w, cbWidth: contentWidth, frame: frame) }
-        let align = cs.alignSelf == .auto ? alignItems : cs.alignSelf
-        if align == .stretch || align == .normal, cs.margin[1] != .auto, cs.margin[3] != .auto {
-            return cs.clampWidth(contentWidth - margin.horizontal, cbWidth: contentWidth, frame: frame)
+        let frame = cs.frame(c.contentWidth).horizontal
+        if let w = cs.borderBoxSize(cs.width, base: c.contentWidth, frame: frame) { return cs.clampWidth(w, cbWidth: c.contentWidth, frame: frame) }
+        let room = (line ?? c.contentWidth) - margin.horizontal
+        if c.align(el) == .stretch, cs.margin[1] != .auto, cs.margin[3] != .auto, c.singleLine || line != nil {
+            return cs.clampWidth(room, cbWidth: c.contentWidth, frame: frame)
         }
-        return cs.clampWidth(min(maxContentWidth(el) - margin.horizontal, contentWidth - margin.horizontal), cbWidth: contentWidth, frame: frame)
+        let fit = min(maxContentWidth(el) - margin.horizontal, max(minContentWidth(el) - margin.horizontal, room))
+        return cs.clampWidth(fit, cbWidth: c.contentWidth, frame: frame)
     }
 }

@@ -58,79 +58,98 @@ extension LayoutEngine {
             items[i].placed = row
                 ? layoutBox(el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target, formattingRoot: true)
                 : layoutBox(el, cbWidth: c.contentWidth, cbHeight: c.contentHeight,
-                            forcedWidth: crossSizeForColumn(el, c.contentWidth, items[i].margin, s.alignItems), forcedHeight: items[i].target, formattingRoot: true)
+                            forcedWidth: crossSizeForColumn(el, c, items[i].margin), forcedHeight: items[i].target, formattingRoot: true)
         }
-        let crossOf = { (i: FlexItem) in row ? i.placed!.box.frame.height + i.margin.vertical : i.placed!.box.frame.width + i.margin.horizontal }
-        let lineCross = definiteCross ?? items.map(crossOf).max() ?? 0
+        let crossMargins = { (i: FlexItem) in row ? i.margin.vertical : i.margin.horizontal }
+        let crossOf = { (i: FlexItem) in (row ? i.placed!.box.frame.height : i.placed!.box.frame.width) + crossMargins(i) }
+        let autoCross = { (i: FlexItem) in i.el.style.margin[c.crossStart] == .auto || i.el.style.margin[c.crossEnd] == .auto }
+
+        // §9.4 step 8: items aligned by their first baselines share one (rows only).
+        let baselines: [Double?] = items.map { item in
+            guard row, c.align(item.el) == .baseline, !autoCross(item), let box = item.placed?.box else { return nil }
+            return item.margin.top + (firstBaseline(box) ?? box.frame.height)
+        }
+        let sharedBaseline = baselines.compactMap { $0 }.max() ?? 0
+        let lineCross = definiteCross ?? zip(items, baselines).map { item, b in crossOf(item) + (b.map { sharedBaseline - $0 } ?? 0) }.max() ?? 0
 
         // Stretch (§9.4 step 11): auto cross size and no auto margins fill the line.
         for i in items.indices {
             let cs = items[i].el.style
-            let align = cs.alignSelf == .auto ? s.alignItems : cs.alignSelf
-            guard align == .stretch || align == .normal, row, cs.height == .auto,
-                  cs.margin[0] != .auto, cs.margin[2] != .auto else { continue }
-            let stretched = cs.clampHeight(lineCross - items[i].margin.vertical, cbHeight: c.contentHeight, frame: cs.frame(c.contentWidth).vertical)
-            items[i].placed = layoutBox(items[i].el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target, forcedHeight: stretched, formattingRoot: true)
+            guard c.align(items[i].el) == .stretch, !autoCross(items[i]) else { continue }
+            if row, cs.height == .auto {
+                let stretched = cs.clampHeight(lineCross - items[i].margin.vertical, cbHeight: c.contentHeight, frame: cs.frame(c.contentWidth).vertical)
+                items[i].placed = layoutBox(items[i].el, cbWidth: c.contentWidth, cbHeight: c.contentHeight, forcedWidth: items[i].target,
+                                            forcedHeight: stretched, formattingRoot: true)
+            } else if !row, !c.singleLine, cs.width == .auto {
+                items[i].placed = layoutBox(items[i].el, cbWidth: c.contentWidth, cbHeight: c.contentHeight,
+                                            forcedWidth: crossSizeForColumn(items[i].el, c, items[i].margin, line: lineCross),
+                                            forcedHeight: items[i].target, formattingRoot: true)
+            }
         }
 
-        // §9.5: main-axis alignment, auto margins first.
+        // §9.5: main-axis alignment, auto margins first. Distributed alignment falls back to
+        // flex-start when space runs out (Box Alignment 3 §5.3: safe centre for around/evenly).
         let mainOf = { (i: FlexItem) in row ? i.placed!.box.frame.width : i.placed!.box.frame.height }
         let usedMain = items.reduce(0) { $0 + mainOf($1) + outer($1) } + gaps
         let containerMain = c.innerMain ?? usedMain
         var free = containerMain - usedMain
-        let autoMargins = items.reduce(0) { n, i in
-            let m = i.el.style.margin
-            return n + (row ? [m[1], m[3]] : [m[0], m[2]]).filter { $0 == .auto }.count
-        }
+        let autoMargins = items.reduce(0) { n, i in n + [c.mainStart, c.mainEnd].filter { i.el.style.margin[$0] == .auto }.count }
         let perAutoMargin = autoMargins > 0 && free > 0 ? free / Double(autoMargins) : 0
         if autoMargins > 0 && free > 0 { free = 0 }
         var start = 0.0, between = c.gap
         let n = Double(items.count)
-        switch s.justifyContent {
-        case .flexEnd, .end: start = free
+        switch c.mainAlignment(s.justifyContent) {
+        case .flexEnd: start = free
         case .center: start = free / 2
         case .spaceBetween: if items.count > 1, free > 0 { between += free / (n - 1) }
-        case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 } else { start = free / 2 }
-        case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) } else { start = free / 2 }
+        case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 }
+        case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) }
         default: break
         }
-        let reversed = s.flexDirection == .rowReverse || s.flexDirection == .columnReverse
 
         var out: [SceneBox] = []
         var cursor = start
-        for item in items {
+        for (item, baseline) in zip(items, baselines) {
             var box = item.placed!.box
             let m = item.el.style.margin
-            let leadingAuto = (row ? (reversed ? m[1] : m[3]) : (reversed ? m[2] : m[0])) == .auto ? perAutoMargin : 0
-            let trailingAuto = (row ? (reversed ? m[3] : m[1]) : (reversed ? m[0] : m[2])) == .auto ? perAutoMargin : 0
-            let leadingMargin = row ? (reversed ? item.margin.right : item.margin.left) : (reversed ? item.margin.bottom : item.margin.top)
-            let trailingMargin = row ? (reversed ? item.margin.left : item.margin.right) : (reversed ? item.margin.top : item.margin.bottom)
-            let mainPosition = cursor + leadingMargin + leadingAuto
             let size = mainOf(item)
-            let mainCoordinate = reversed ? containerMain - mainPosition - size : mainPosition
-            cursor = mainPosition + size + trailingMargin + trailingAuto + between
+            let mainPosition = cursor + item.margin[side: c.mainStart] + (m[c.mainStart] == .auto ? perAutoMargin : 0)
+            cursor = mainPosition + size + item.margin[side: c.mainEnd] + (m[c.mainEnd] == .auto ? perAutoMargin : 0) + between
 
-            // §9.6: cross-axis alignment within the line.
-            let cs = item.el.style
-            let align = cs.alignSelf == .auto ? s.alignItems : cs.alignSelf
+            // §9.6: cross-axis alignment within the line, from cross-start.
             let cross = row ? box.frame.height : box.frame.width
-            let room = lineCross - cross - (row ? item.margin.vertical : item.margin.horizontal)
-            var crossCoordinate = row ? item.margin.top : item.margin.left
-            let crossAuto = row ? (m[0] == .auto, m[2] == .auto) : (m[3] == .auto, m[1] == .auto)
-            if crossAuto.0 && crossAuto.1 { crossCoordinate += max(0, room) / 2 }
-            else if crossAuto.0 { crossCoordinate += max(0, room) }
-            else if !crossAuto.1 {
-                switch align {
-                case .flexEnd, .end: crossCoordinate += room
-                case .center: crossCoordinate += room / 2
+            let room = lineCross - cross - crossMargins(item)
+            var crossPosition = item.margin[side: c.crossStart]
+            if m[c.crossStart] == .auto && m[c.crossEnd] == .auto { crossPosition += max(0, room) / 2 }
+            else if m[c.crossStart] == .auto { crossPosition += max(0, room) }
+            else if m[c.crossEnd] != .auto {
+                switch c.align(item.el) {
+                case .flexEnd: crossPosition += room
+                case .center: crossPosition += room / 2
+                case .baseline: crossPosition = baseline.map { item.margin.top + sharedBaseline - $0 } ?? crossPosition
                 default: break
                 }
             }
+            let mainCoordinate = c.flipMain ? containerMain - mainPosition - size : mainPosition
+            let crossCoordinate = c.flipCross ? lineCross - crossPosition - cross : crossPosition
             box.frame.x = row ? mainCoordinate : crossCoordinate
             box.frame.y = row ? crossCoordinate : mainCoordinate
-            offsetRelative(&box, cs, cbWidth: c.contentWidth, cbHeight: c.contentHeight)
+            offsetRelative(&box, item.el.style, cbWidth: c.contentWidth, cbHeight: c.contentHeight)
             out.append(box)
         }
         return FlexLineLayout(items: out, cross: lineCross, main: usedMain)
+    }
+
+    /// A box's first baseline from its top: its first line of text, else its first in-flow
+    /// child's; nil when it has neither (the caller synthesizes one from the border box).
+    func firstBaseline(_ box: SceneBox) -> Double? {
+        for item in box.items {
+            switch item {
+            case .text(let t): return t.frame.y + fonts.measure(t.paragraph).baseline
+            case .box(let b) where !b.isAbsolute: return b.frame.y + (firstBaseline(b) ?? b.frame.height)
+            default: continue
+            }
+        }
+        return nil
     }
 }

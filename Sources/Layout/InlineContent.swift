@@ -178,7 +178,7 @@ extension LayoutEngine {
         }
         flush()
         let rowSum = s.display == .flex && s.isFlexRow && !(minimum && s.flexWrap)
-        let content = rowSum ? widths.reduce(0, +) + s.columnGap * Double(max(0, widths.count - 1)) : (widths.max() ?? 0)
+        let content = rowSum ? widths.reduce(0, +) + (s.columnGap.resolve(0) ?? 0) * Double(max(0, widths.count - 1)) : (widths.max() ?? 0)
         return content + frame
     }
 }

@@ -19,6 +19,9 @@ public final class LayoutEngine {
     /// out to measure it and again to place it; without this, nested columns cost 2^depth.
     var placedBoxes: [BoxKey: Placed] = [:]
     var intrinsicWidths: [IntrinsicKey: Double] = [:]
+    /// The page's root element, the containing block of absolutely positioned boxes with no
+    /// positioned ancestor (the initial containing block).
+    var rootSerial = 0
 
     struct BoxKey: Hashable {
         var serial: Int, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?, forcedHeight: Double?
@@ -37,6 +40,7 @@ public final class LayoutEngine {
         missingGlyphs = 0
         truncatedParagraphs = 0
         unknownFamilies = []
+        rootSerial = body.serial
         defer { placedBoxes = [:]; intrinsicWidths = [:] }
         var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
         // Margins that collapsed through the body end up outside it, as in a browser's canvas.
@@ -101,6 +105,9 @@ public final class LayoutEngine {
         let contentHeight = definiteHeight.map { max(0, $0 - frame.vertical) }
 
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
+        box.serial = el.serial
+        box.isAbsolute = s.position == .absolute
+        box.insets = frame
         /// The border-box height from the content's: the definite one if any, then min/max.
         func finalHeight(_ used: Double) -> Double {
             let h = definiteHeight ?? (used + frame.vertical)
@@ -116,7 +123,11 @@ public final class LayoutEngine {
                                     intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
                                     radii: resolveRadii(s, width: width, height: height), position: s.objectPosition)))
         } else if s.display == .flex {
-            let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
+            let limits = contentHeight == nil && forcedHeight == nil
+                ? (min: s.borderBoxSize(s.minHeight, base: cbHeight, frame: frame.vertical).map { $0 - frame.vertical } ?? 0,
+                   max: s.borderBoxSize(s.maxHeight, base: cbHeight, frame: frame.vertical).map { $0 - frame.vertical } ?? .infinity)
+                : (min: 0, max: .infinity)
+            let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top), heightLimits: limits)
             box.items += flex.items
             height = finalHeight(flex.height)
         } else {
@@ -128,6 +139,7 @@ public final class LayoutEngine {
             let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
                                   collapseTop: throughTop, collapseBottom: throughBottom)
             box.items += flow.items
+            box.staticTops = flow.staticTops
             height = finalHeight(flow.height)
             if throughTop { margin.top = collapse(margin.top, flow.leadingMargin) }
             if throughBottom { margin.bottom = collapse(margin.bottom, flow.trailingMargin) }
@@ -135,7 +147,7 @@ public final class LayoutEngine {
         box.frame.height = height
         decorate(&box, s, width: width, height: height)
         box.backgroundImage = backgroundImage(s, width: width, height: height)
-        layoutAbsolutes(el, in: &box, frame: frame)
+        layoutAbsolutes(el, in: &box)
         return Placed(box: box, margin: margin)
     }
 
@@ -143,8 +155,9 @@ public final class LayoutEngine {
     /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
     func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
                     collapseTop: Bool = false, collapseBottom: Bool = false)
-        -> (items: [SceneItem], height: Double, leadingMargin: Double, trailingMargin: Double) {
+        -> (items: [SceneItem], height: Double, leadingMargin: Double, trailingMargin: Double, staticTops: [Int: Double]) {
         var items: [SceneItem] = []
+        var staticTops: [Int: Double] = [:]
         var y = 0.0
         var pendingMargin = 0.0
         var leadingMargin = 0.0
@@ -173,8 +186,9 @@ public final class LayoutEngine {
 
         for child in el.children {
             guard case .element(let c) = child, isBlockLevel(c) else { inline.append(child); continue }
-            if c.style.display == .none || c.style.position == .absolute { continue }
+            if c.style.display == .none { continue }
             flushInline()
+            if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pendingMargin; continue }
             var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
             if atTop {
                 // The first child's top margin leaves through the parent's top.
@@ -183,9 +197,13 @@ public final class LayoutEngine {
             } else {
                 y += collapse(pendingMargin, placed.margin.top)
             }
-            var x = placed.margin.left
-            if c.style.margin[1] == .auto && c.style.margin[3] == .auto { x = (contentWidth - placed.box.frame.width) / 2 }
-            else if c.style.margin[3] == .auto { x = contentWidth - placed.box.frame.width - placed.margin.right }
+            // §10.3.3: auto margins share the free space; with none (or none left) the box
+            // starts at its containing block's start edge, the right one under rtl.
+            let w = placed.box.frame.width, free = contentWidth - w - placed.margin.horizontal
+            let autoLeft = c.style.margin[3] == .auto && free > 0, autoRight = c.style.margin[1] == .auto && free > 0
+            let x = autoLeft && autoRight ? placed.margin.left + free / 2
+                : autoLeft || (el.style.rightToLeft && !autoRight) ? contentWidth - w - placed.margin.right
+                : placed.margin.left
             placed.box.frame.x = origin.0 + x
             placed.box.frame.y = origin.1 + y
             offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
@@ -194,7 +212,7 @@ public final class LayoutEngine {
             pendingMargin = placed.margin.bottom
         }
         flushInline()
-        return collapseBottom ? (items, y, leadingMargin, pendingMargin) : (items, y + pendingMargin, leadingMargin, 0)
+        return collapseBottom ? (items, y, leadingMargin, pendingMargin, staticTops) : (items, y + pendingMargin, leadingMargin, 0, staticTops)
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
@@ -214,27 +232,83 @@ public final class LayoutEngine {
         if let t = s.top.resolve(cbHeight) { box.frame.y += t } else if let b = s.bottom.resolve(cbHeight) { box.frame.y -= b }
     }
 
-    /// Absolutely positioned children, in the padding box of their parent (which templates
-    /// make `position: relative`).
-    func layoutAbsolutes(_ el: StyledElement, in box: inout SceneBox, frame: Edges) {
+    /// The absolutely positioned descendants this box is the containing block of: those with
+    /// no positioned element between (§10.1: the nearest positioned ancestor's padding box; the
+    /// page's for the root). Laid out once the in-flow content is, each at its insets, or where
+    /// insets are auto at its static position in its parent (§10.3.7, §10.6.4).
+    func layoutAbsolutes(_ el: StyledElement, in box: inout SceneBox) {
+        guard el.style.position != .static || el.serial == rootSerial else { return }
+        var pending: [(child: StyledElement, parent: StyledElement)] = []
+        func collect(_ parent: StyledElement) {
+            for case .element(let c) in parent.children where c.style.display != .none {
+                if c.style.position == .absolute { pending.append((c, parent)) } else if c.style.position == .static { collect(c) }
+            }
+        }
+        collect(el)
+        guard !pending.isEmpty else { return }
+        // Where each in-flow box is, from this box's border-box corner.
+        var origins: [Int: (x: Double, y: Double, box: SceneBox)] = [el.serial: (0, 0, box)]
+        func locate(_ b: SceneBox, _ x: Double, _ y: Double) {
+            for case .box(let child) in b.items where !child.isPositioned {
+                let at = (x: x + child.frame.x, y: y + child.frame.y)
+                if child.serial > 0 { origins[child.serial] = (at.x, at.y, child) }
+                locate(child, at.x, at.y)
+            }
+        }
+        locate(box, 0, 0)
+
         let border = el.style.borderEdges()
         let cbWidth = box.frame.width - border.horizontal, cbHeight = box.frame.height - border.vertical
-        for case .element(let c) in el.children where c.style.position == .absolute && c.style.display != .none {
+        for (c, parent) in pending {
+            guard let at = origins[parent.serial] else { continue }
             let s = c.style
             let left = s.left.resolve(cbWidth), right = s.right.resolve(cbWidth)
             let top = s.top.resolve(cbHeight), bottom = s.bottom.resolve(cbHeight)
             let margin = s.marginEdges(cbWidth)
             var forcedWidth: Double?
-            if s.width == .auto, let left, let right { forcedWidth = cbWidth - left - right - margin.horizontal }
+            if s.width == .auto, let left, let right { forcedWidth = max(0, cbWidth - left - right - margin.horizontal) }
             var forcedHeight: Double?
-            if s.height == .auto, let top, let bottom { forcedHeight = cbHeight - top - bottom - margin.vertical }
+            if s.height == .auto, let top, let bottom { forcedHeight = max(0, cbHeight - top - bottom - margin.vertical) }
             var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                                    shrinkToFit: true, formattingRoot: true)
             let w = placed.box.frame.width, h = placed.box.frame.height
-            placed.box.frame.x = border.left + (left.map { $0 + margin.left } ?? right.map { cbWidth - $0 - margin.right - w } ?? frame.left - border.left)
-            placed.box.frame.y = border.top + (top.map { $0 + margin.top } ?? bottom.map { cbHeight - $0 - margin.bottom - h } ?? frame.top - border.top)
+            let start = staticPosition(c, width: w, height: h, margin: margin, in: parent, box: at.box)
+            // Over-constrained, `left` wins, or `right` where the containing block is rtl.
+            if let left, !(el.style.rightToLeft && right != nil) { placed.box.frame.x = border.left + left + margin.left }
+            else if let right { placed.box.frame.x = border.left + cbWidth - right - margin.right - w }
+            else { placed.box.frame.x = at.x + start.x }
+            if let top { placed.box.frame.y = border.top + top + margin.top }
+            else if let bottom { placed.box.frame.y = border.top + cbHeight - bottom - margin.bottom - h }
+            else { placed.box.frame.y = at.y + start.y }
             box.items.append(.box(placed.box))
         }
+    }
+
+    /// Where an absolutely positioned child's border box would start in its parent `box`: in a
+    /// flex container, placed as if it were the sole item (Flexbox §4.1); in block flow, at the
+    /// start edge below the content before it.
+    func staticPosition(_ c: StyledElement, width w: Double, height h: Double, margin: Edges, in parent: StyledElement, box: SceneBox) -> (x: Double, y: Double) {
+        let inset = box.insets, ps = parent.style
+        let contentWidth = box.frame.width - inset.horizontal, contentHeight = box.frame.height - inset.vertical
+        guard ps.display == .flex else {
+            let x = ps.rightToLeft ? inset.left + contentWidth - margin.right - w : inset.left + margin.left
+            return (x, (box.staticTops[c.serial] ?? inset.top) + margin.top)
+        }
+        let context = FlexContext(style: ps, contentWidth: contentWidth, contentHeight: contentHeight)
+        let freeX = contentWidth - w - margin.horizontal, freeY = contentHeight - h - margin.vertical
+        func offset(_ a: ComputedStyle.Align, _ free: Double) -> Double {
+            switch a {
+            case .flexEnd: return free
+            case .center, .spaceAround, .spaceEvenly: return free / 2
+            default: return 0
+            }
+        }
+        let (mainFree, crossFree) = context.row ? (freeX, freeY) : (freeY, freeX)
+        let main = offset(context.mainAlignment(ps.justifyContent), mainFree)
+        let cross = offset(context.align(c), crossFree)
+        let mainAt = context.flipMain ? mainFree - main : main, crossAt = context.flipCross ? crossFree - cross : cross
+        let (x, y) = context.row ? (mainAt, crossAt) : (crossAt, mainAt)
+        return (inset.left + x + margin.left, inset.top + y + margin.top)
     }
 
     func decorate(_ box: inout SceneBox, _ s: ComputedStyle, width: Double, height: Double) {

@@ -40,6 +40,13 @@ public struct SceneBox: Sendable {
     public var items: [SceneItem] = []
     /// Where the box came from, for `--layout-json` and messages.
     public var source: SourceInfo
+    /// For placing absolutely positioned boxes in their containing block: the element's number
+    /// (StyledElement.serial, 0 for anonymous boxes), whether it is one, its border plus
+    /// padding, and where each absolutely positioned child would have started in block flow.
+    var serial = 0
+    var isAbsolute = false
+    var insets = Edges()
+    var staticTops: [Int: Double] = [:]
 
     public init(frame: Rect, source: SourceInfo) { self.frame = frame; self.source = source }
 }

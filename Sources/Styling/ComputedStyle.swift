@@ -50,13 +50,16 @@ public struct ComputedStyle: Sendable, Equatable {
     // Flex
     public var flexDirection = FlexDirection.row
     public var flexWrap = false
+    /// `flex-wrap: wrap-reverse`: lines stack from the cross-end (flexWrap is true too).
+    public var flexWrapReverse = false
     public var justifyContent = Align.flexStart
     public var alignContent = Align.normal
     public var alignItems = Align.stretch
     public var alignSelf = Align.auto
     public var flexGrow = 0.0, flexShrink = 1.0
     public var flexBasis = Length.auto
-    public var rowGap = 0.0, columnGap = 0.0
+    /// Percentages resolve against the content box (row gaps: its height; indefinite is 0).
+    public var rowGap = Length.zero, columnGap = Length.zero
     public var order = 0
 
     // Text (inherited)

@@ -32,6 +32,12 @@ struct PropertyParser {
         func points(_ t: String) -> Double? { if case .points(let p)? = length(t, auto: false) { return p }; return nil }
         func color(_ t: String) -> RGBA? { ColorParser.parse(t, currentColor: s.color) }
         func set<T>(_ value: T?, _ assign: (T) -> Void) -> Bool { guard let value else { return false }; assign(value); return true }
+        /// A gap: `normal` (0), or a length or percentage that is not negative.
+        func gap(_ t: String) -> Length? {
+            if t.lowercased() == "normal" { return .zero }
+            guard let l = length(t, auto: false), (l.resolve(100) ?? 0) >= 0 else { return nil }
+            return l
+        }
         func sides<T>(_ t: String, _ parse: (String) -> T?) -> [T]? {
             let parts = t.split(whereSeparator: \.isWhitespace).map { parse(String($0)) }
             guard (1...4).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
@@ -112,13 +118,12 @@ struct PropertyParser {
         case "box-shadow": return set(BoxShadow.parseList(v, currentColor: s.color, points: points)) { s.boxShadows = $0 }
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
-        case "flex-wrap": s.flexWrap = lower == "wrap"; return lower == "wrap" || lower == "nowrap"
+        case "flex-wrap": return setWrap(lower, &s)
         case "flex-flow":
             var ok = true
             for part in lower.split(whereSeparator: \.isWhitespace).map(String.init) {
                 if let d = ComputedStyle.FlexDirection(rawValue: part) { s.flexDirection = d }
-                else if part == "wrap" || part == "nowrap" { s.flexWrap = part == "wrap" }
-                else { ok = false }
+                else if !setWrap(part, &s) { ok = false }
             }
             return ok
         case "justify-content": return set(ComputedStyle.Align(rawValue: lower)) { s.justifyContent = $0 }
@@ -137,9 +142,9 @@ struct PropertyParser {
             s.flexShrink = parts.count > 1 ? min(max(Double(decimal: parts[1]) ?? 1, 0), .maxLength) : 1
             let basis = parts.count > 1 && Double(decimal: parts[1]) == nil ? parts[1] : parts.count > 2 ? parts[2] : "0"
             return set(length(basis)) { s.flexBasis = $0 }
-        case "gap": return set(sides(v, points)) { s.rowGap = $0[0]; s.columnGap = $0[1] }
-        case "row-gap": return set(points(v)) { s.rowGap = $0 }
-        case "column-gap": return set(points(v)) { s.columnGap = $0 }
+        case "gap": return set(sides(v) { gap($0) }) { s.rowGap = $0[0]; s.columnGap = $0[1] }
+        case "row-gap": return set(gap(v)) { s.rowGap = $0 }
+        case "column-gap": return set(gap(v)) { s.columnGap = $0 }
         case "order": return set(Int(lower)) { s.order = $0 }
         case "color": return set(color(v)) { s.color = $0 }
         case "font-family":
@@ -180,6 +185,14 @@ struct PropertyParser {
         case "-webkit-box-orient": return true // the line-clamp idiom
         default: return false
         }
+    }
+
+    /// flex-wrap's keywords; false for anything else.
+    func setWrap(_ keyword: String, _ s: inout ComputedStyle) -> Bool {
+        guard ["wrap", "nowrap", "wrap-reverse"].contains(keyword) else { return false }
+        s.flexWrap = keyword != "nowrap"
+        s.flexWrapReverse = keyword == "wrap-reverse"
+        return true
     }
 
     /// `url(x)`, `url("x")` → x.
