@@ -76,7 +76,9 @@ extension LayoutEngine {
         let s = container.style
         var context = FlexContext(style: s, contentWidth: contentWidth, contentHeight: contentHeight)
         let row = context.row
-        let items = flexItems(container).map { hypotheticalSize($0, context) }
+        let items = flexItems(container).map {
+            hypotheticalSize(resolvingSizeKeywords($0, cbWidth: contentWidth, cbHeight: contentHeight), context)
+        }
         func clampHeight(_ h: Double) -> Double { min(max(h, heightLimits.min), heightLimits.max) }
 
         // §9.2 step 4: an auto-height column is as tall as its items, within min- and max-height.

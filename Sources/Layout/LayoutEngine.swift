@@ -75,6 +75,7 @@ public final class LayoutEngine {
 
     private func placeBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
                           forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool) -> Placed {
+        let el = resolvingSizeKeywords(el, cbWidth: cbWidth, cbHeight: cbHeight)
         let s = el.style
         let frame = s.frame(cbWidth)
         var margin = s.marginEdges(cbWidth)

@@ -19,7 +19,7 @@ struct PropertyParser {
         "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
         "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
-        "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform", "unicode-bidi",
+        "font", "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform", "unicode-bidi",
         "text-decoration", "text-decoration-line", "white-space", "overflow-wrap", "word-wrap", "word-break", "direction",
         "-webkit-line-clamp", "line-clamp", "text-overflow", "-webkit-box-orient",
     ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
@@ -29,6 +29,12 @@ struct PropertyParser {
         let v = raw.trimmed
         let lower = v.lowercased()
         func length(_ t: String, auto: Bool = true) -> Length? { Length.parse(t, fontSize: s.fontSize, rootFontSize: rootFontSize, allowAuto: auto) }
+        /// A box size: a length, a percentage, or a sizing keyword; never negative.
+        func size(_ t: String, auto: Bool = true) -> Length? {
+            if let k = Length.IntrinsicSize.parse(t.trimmed.lowercased()) { return .intrinsic(k) }
+            guard let l = length(t, auto: auto), (l.resolve(100) ?? 0) >= 0 else { return nil }
+            return l
+        }
         func points(_ t: String) -> Double? { if case .points(let p)? = length(t, auto: false) { return p }; return nil }
         func color(_ t: String) -> RGBA? { ColorParser.parse(t, currentColor: s.color) }
         func set<T>(_ value: T?, _ assign: (T) -> Void) -> Bool { guard let value else { return false }; assign(value); return true }
@@ -62,12 +68,12 @@ struct PropertyParser {
         case "bottom": return set(length(v)) { s.bottom = $0 }
         case "left": return set(length(v)) { s.left = $0 }
         case "inset": return set(sides(v) { length($0) }) { s.top = $0[0]; s.right = $0[1]; s.bottom = $0[2]; s.left = $0[3] }
-        case "width": return set(length(v)) { s.width = $0 }
-        case "height": return set(length(v)) { s.height = $0 }
-        case "min-width": return set(length(v)) { s.minWidth = $0 }
-        case "min-height": return set(length(v)) { s.minHeight = $0 }
-        case "max-width": return set(lower == "none" ? .auto : length(v, auto: false)) { s.maxWidth = $0 }
-        case "max-height": return set(lower == "none" ? .auto : length(v, auto: false)) { s.maxHeight = $0 }
+        case "width": return set(size(v)) { s.width = $0 }
+        case "height": return set(size(v)) { s.height = $0 }
+        case "min-width": return set(size(v)) { s.minWidth = $0 }
+        case "min-height": return set(size(v)) { s.minHeight = $0 }
+        case "max-width": return set(lower == "none" ? .auto : size(v, auto: false)) { s.maxWidth = $0 }
+        case "max-height": return set(lower == "none" ? .auto : size(v, auto: false)) { s.maxHeight = $0 }
         case "margin": return set(sides(v) { length($0) }) { s.margin = $0 }
         case "padding": return set(sides(v) { length($0, auto: false) }) { s.padding = $0 }
         case "margin-top", "margin-right", "margin-bottom", "margin-left":
@@ -132,7 +138,7 @@ struct PropertyParser {
         case "align-self": return set(ComputedStyle.Align(rawValue: lower)) { s.alignSelf = $0 }
         case "flex-grow": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexGrow = $0 }
         case "flex-shrink": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexShrink = $0 }
-        case "flex-basis": return set(length(v)) { s.flexBasis = $0 }
+        case "flex-basis": return set(lower == "content" ? .intrinsic(.maxContent) : size(v)) { s.flexBasis = $0 }
         case "flex":
             let parts = lower.split(whereSeparator: \.isWhitespace).map(String.init)
             if lower == "none" { s.flexGrow = 0; s.flexShrink = 0; s.flexBasis = .auto; return true }
@@ -161,6 +167,7 @@ struct PropertyParser {
         case "font-weight":
             let named = ["normal": 400, "bold": 700, "bolder": min(900, parent.fontWeight + 300), "lighter": max(100, parent.fontWeight - 300)]
             return set(named[lower] ?? Int(lower).flatMap { (1...1000).contains($0) ? $0 : nil }) { s.fontWeight = $0 }
+        case "font": return font(v, &s)
         case "font-style": s.italic = lower == "italic" || lower == "oblique"; return ["italic", "oblique", "normal"].contains(lower)
         case "line-height":
             if lower == "normal" { s.lineHeight = nil; return true }
@@ -185,6 +192,25 @@ struct PropertyParser {
         case "-webkit-box-orient": return true // the line-clamp idiom
         default: return false
         }
+    }
+
+    /// The `font` shorthand (CSS Fonts 4 §2.8): [style] [weight] size[/line-height] family, the
+    /// longhands it leaves out reset to their initial values.
+    func font(_ v: String, _ s: inout ComputedStyle) -> Bool {
+        var words = v.split(whereSeparator: \.isWhitespace).map(String.init)[...]
+        var style = "normal", weight = "normal"
+        while let w = words.first?.lowercased(), ["normal", "italic", "oblique", "bold", "bolder", "lighter", "small-caps"].contains(w) || Int(w) != nil {
+            if w == "italic" || w == "oblique" { style = w } else if w != "normal" && w != "small-caps" { weight = w }
+            words.removeFirst()
+        }
+        guard let sizeWord = words.popFirst(), !words.isEmpty else { return false }
+        let sizeParts = sizeWord.split(separator: "/", maxSplits: 1).map(String.init)
+        var out = s
+        guard apply("font-style", style, to: &out), apply("font-weight", weight, to: &out), apply("font-size", sizeParts[0], to: &out),
+              apply("line-height", sizeParts.count > 1 ? sizeParts[1] : "normal", to: &out),
+              apply("font-family", words.joined(separator: " "), to: &out) else { return false }
+        s = out
+        return true
     }
 
     /// flex-wrap's keywords; false for anything else.

@@ -7,16 +7,28 @@ public enum Length: Sendable, Equatable {
     case points(Double)
     case percent(Double)
     case auto
+    /// `min-content`, `max-content`, `fit-content`, `stretch` (Sizing 3 §3.2, Sizing 4 §6.1):
+    /// sizes from the content or the containing block, which layout puts in before it sizes a box.
+    case intrinsic(IntrinsicSize)
 
     /// Resolves against the containing block's size; auto gives nil.
     public func resolve(_ base: Double?) -> Double? {
         switch self {
         case .points(let p): return p
         case .percent(let p): return base.map { $0 * p / 100 }
-        case .auto: return nil
+        case .auto, .intrinsic: return nil
         }
     }
     public static let zero = Length.points(0)
+
+    public enum IntrinsicSize: String, Sendable {
+        case minContent = "min-content", maxContent = "max-content", fitContent = "fit-content", stretch
+        /// The keyword, with the prefixed spellings browsers accept.
+        static func parse(_ t: String) -> IntrinsicSize? {
+            IntrinsicSize(rawValue: t) ?? ["-webkit-fill-available": .stretch, "-moz-available": .stretch, "-webkit-max-content": .maxContent,
+                                           "-webkit-min-content": .minContent, "-webkit-fit-content": .fitContent][t]
+        }
+    }
 
     /// Parses px, pt (1pt = 1px: a notification point), em, rem, % and 0.
     static func parse(_ text: String, fontSize: Double, rootFontSize: Double, allowAuto: Bool = true) -> Length? {

@@ -1,0 +1,38 @@
+import Styling
+
+/// Sizing keywords in width, height and their min and max (CSS Sizing 3 §3.2, §5; `stretch`
+/// from Sizing 4 §6.1), replaced by the lengths they come to in one containing block, so the
+/// rest of layout reads only lengths, percentages and auto.
+extension LayoutEngine {
+    func resolvingSizeKeywords(_ el: StyledElement, cbWidth: Double, cbHeight: Double?) -> StyledElement {
+        let s = el.style
+        let sizes = [s.width, s.minWidth, s.maxWidth, s.height, s.minHeight, s.maxHeight, s.flexBasis]
+        guard sizes.contains(where: { if case .intrinsic = $0 { true } else { false } }) else { return el }
+        let margin = s.marginEdges(cbWidth), frame = s.frame(cbWidth)
+        /// A border-box size as this box's box-sizing measures it.
+        func measured(_ borderBox: Double, _ frame: Double) -> Length { .points(max(0, s.borderBoxSizing ? borderBox : borderBox - frame)) }
+        func width(_ l: Length) -> Length {
+            guard case .intrinsic(let keyword) = l else { return l }
+            let least = minContentWidth(el) - margin.horizontal, most = maxContentWidth(el) - margin.horizontal
+            let available = cbWidth - margin.horizontal
+            switch keyword {
+            case .minContent: return measured(least, frame.horizontal)
+            case .maxContent: return measured(most, frame.horizontal)
+            case .fitContent: return measured(min(most, max(least, available)), frame.horizontal)
+            case .stretch: return measured(available, frame.horizontal)
+            }
+        }
+        // A block's content-based heights are its auto height; stretch fills a definite one.
+        func height(_ l: Length) -> Length {
+            guard case .intrinsic(let keyword) = l else { return l }
+            guard keyword == .stretch, let cbHeight else { return .auto }
+            return measured(cbHeight - margin.vertical, frame.vertical)
+        }
+        var out = el
+        out.style.width = width(s.width); out.style.minWidth = width(s.minWidth); out.style.maxWidth = width(s.maxWidth)
+        out.style.height = height(s.height); out.style.minHeight = height(s.minHeight); out.style.maxHeight = height(s.maxHeight)
+        // flex-basis: content (and the content keywords) sizes the item from its content.
+        if case .intrinsic = s.flexBasis { out.style.flexBasis = .auto }
+        return out
+    }
+}
