@@ -122,8 +122,8 @@ extension LayoutEngine {
             case .flexEnd: start = free
             case .center: start = free / 2
             case .spaceBetween: if n > 1 && free > 0 { between += free / (n - 1) }
-            case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 }
-            case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) }
+            case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 } else { start = context.crossAlignment(.start) == .flexEnd ? free : 0 }
+            case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) } else { start = context.crossAlignment(.start) == .flexEnd ? free : 0 }
             case .stretch:
                 if free > 0 {
                     let extra = free / n

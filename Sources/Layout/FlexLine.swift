@@ -102,8 +102,8 @@ extension LayoutEngine {
         case .flexEnd: start = free
         case .center: start = free / 2
         case .spaceBetween: if items.count > 1, free > 0 { between += free / (n - 1) }
-        case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 }
-        case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) }
+        case .spaceAround: if free > 0 { between += free / n; start = free / n / 2 } else { start = c.mainAlignment(.start) == .flexEnd ? free : 0 }
+        case .spaceEvenly: if free > 0 { between += free / (n + 1); start = free / (n + 1) } else { start = c.mainAlignment(.start) == .flexEnd ? free : 0 }
         default: break
         }
 

@@ -135,17 +135,17 @@ extension LayoutEngine {
         }
     }
 
-    /// The border-box width with no line broken unless forced (CSS Sizing 3 §5.1 max-content).
+    /// The margin-box width with no line broken unless forced (CSS Sizing 3 §5.1 max-content).
     func maxContentWidth(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: false) }
 
-    /// The border-box width with every soft wrap opportunity taken (min-content).
+    /// The margin-box width with every soft wrap opportunity taken (min-content).
     func minContentWidth(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true) }
 
     /// The min-content size of the contents alone, ignoring the element's own `width`: the
     /// content size suggestion of a flex item's automatic minimum (Flexbox §4.5).
     func minContentOfContents(_ el: StyledElement) -> Double { intrinsicWidth(el, minimum: true, ownWidth: false) }
 
-    private func intrinsicWidth(_ el: StyledElement, minimum: Bool, ownWidth: Bool = true) -> Double {
+    func intrinsicWidth(_ el: StyledElement, minimum: Bool, ownWidth: Bool = true) -> Double {
         guard el.serial > 0 else { return measureIntrinsicWidth(el, minimum: minimum, ownWidth: ownWidth) }
         let key = IntrinsicKey(serial: el.serial, minimum: minimum, ownWidth: ownWidth)
         if let known = intrinsicWidths[key] { return known }

@@ -90,13 +90,14 @@ public final class LayoutEngine {
                 width = (h - frame.vertical) * intrinsic.width / intrinsic.height + frame.horizontal
             } else { width = intrinsic.width + frame.horizontal }
         } else if shrinkToFit || s.display == .inlineBlock {
-            width = min(maxContentWidth(el), max(minContentWidth(el), cbWidth - margin.horizontal))
+            width = min(maxContentWidth(el), max(minContentWidth(el), cbWidth)) - margin.horizontal
         } else { width = cbWidth - margin.horizontal }
         if forcedWidth == nil { width = s.clampWidth(width, cbWidth: cbWidth, frame: frame.horizontal) }
         let contentWidth = max(0, width - frame.horizontal)
 
         // A definite height lets percentages inside resolve.
         var definiteHeight = forcedHeight ?? s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical)
+            .map { s.clampHeight($0, cbHeight: cbHeight, frame: frame.vertical) }
         if definiteHeight == nil, let ratio = s.aspectRatio, ratio > 0 {
             definiteHeight = (s.borderBoxSizing ? width : contentWidth) / ratio + (s.borderBoxSizing ? 0 : frame.vertical)
         }

@@ -13,7 +13,8 @@ extension LayoutEngine {
         func measured(_ borderBox: Double, _ frame: Double) -> Length { .points(max(0, s.borderBoxSizing ? borderBox : borderBox - frame)) }
         func width(_ l: Length) -> Length {
             guard case .intrinsic(let keyword) = l else { return l }
-            let least = minContentWidth(el) - margin.horizontal, most = maxContentWidth(el) - margin.horizontal
+            let least = intrinsicWidth(el, minimum: true, ownWidth: false) - margin.horizontal
+            let most = intrinsicWidth(el, minimum: false, ownWidth: false) - margin.horizontal
             let available = cbWidth - margin.horizontal
             switch keyword {
             case .minContent: return measured(least, frame.horizontal)
