@@ -25,6 +25,7 @@ struct YogaCase: Codable {
 }
 
 func yogaPrepare() throws -> Int32 {
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let fixtures = yogaRoot.appendingPathComponent("fixtures")
     guard let template = try? String(contentsOf: yogaRoot.appendingPathComponent("test-template.html"), encoding: .utf8),
           let files = try? FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter({ $0.hasSuffix(".html") }).sorted() else {

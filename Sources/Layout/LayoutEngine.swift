@@ -73,9 +73,9 @@ public final class LayoutEngine {
         return placed
     }
 
-    private func placeBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
+    private func placeBox(_ element: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
                           forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool) -> Placed {
-        let el = resolvingSizeKeywords(el, cbWidth: cbWidth, cbHeight: cbHeight)
+        let el = resolvingSizeKeywords(element, cbWidth: cbWidth, cbHeight: cbHeight)
         let s = el.style
         let frame = s.frame(cbWidth)
         var margin = s.marginEdges(cbWidth)

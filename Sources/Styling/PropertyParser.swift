@@ -45,7 +45,7 @@ struct PropertyParser {
             return l
         }
         func sides<T>(_ t: String, _ parse: (String) -> T?) -> [T]? {
-            let parts = t.split(whereSeparator: \.isWhitespace).map { parse(String($0)) }
+            let parts = splitTopLevel(String(t.map { $0.isWhitespace ? " " : $0 }), separator: " ").map(\.trimmed).filter { !$0.isEmpty }.map { parse($0) }
             guard (1...4).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
             let p = parts.map { $0! }
             switch p.count {
