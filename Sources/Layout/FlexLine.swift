@@ -145,7 +145,7 @@ extension LayoutEngine {
     func firstBaseline(_ box: SceneBox) -> Double? {
         for item in box.items {
             switch item {
-            case .text(let t): return t.frame.y + fonts.measure(t.paragraph).baseline
+            case .text(let t): return t.frame.y + fonts.firstBaseline(t.paragraph)
             case .box(let b) where !b.isAbsolute: return b.frame.y + (firstBaseline(b) ?? b.frame.height)
             default: continue
             }

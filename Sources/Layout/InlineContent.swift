@@ -170,7 +170,8 @@ extension LayoutEngine {
             widths.append(fonts.measure(p).width)
         }
         for child in el.children {
-            if case .element(let c) = child, isBlockLevel(c) {
+            // A flex container's element children are items, block-level whatever their display.
+            if case .element(let c) = child, isBlockLevel(c) || (s.display == .flex && c.element.tag != "br") {
                 if c.style.display == .none || c.style.position == .absolute { continue }
                 flush()
                 widths.append(intrinsicWidth(c, minimum: minimum))
