@@ -30,6 +30,12 @@ extension ComputedStyle {
         return borderBoxSizing ? max(v, frame) : v + frame
     }
 
+    /// The border-box width an aspect-ratio gives a border-box height (box-sizing decides
+    /// which boxes the ratio relates).
+    func transferredWidth(_ height: Double, ratio: Double, frame: Edges) -> Double {
+        borderBoxSizing ? height * ratio : max(0, height - frame.vertical) * ratio + frame.horizontal
+    }
+
     /// Applies min-/max-width (CSS 2.1 §10.4) to a border-box width.
     func clampWidth(_ w: Double, cbWidth: Double?, frame: Double) -> Double {
         var w = w

@@ -188,6 +188,9 @@ extension LayoutEngine {
         let mainFrame = c.row ? frame.horizontal : frame.vertical
         if let basis = cs.borderBoxSize(cs.flexBasis, base: c.innerMain, frame: mainFrame) { item.base = basis }
         else if let size = cs.borderBoxSize(c.row ? cs.width : cs.height, base: c.innerMain, frame: mainFrame) { item.base = size }
+        else if c.row, let ratio = cs.aspectRatio, ratio > 0, let h = definiteCrossSize(el, c, item.margin) {
+            item.base = cs.transferredWidth(h, ratio: ratio, frame: frame)
+        }
         else if c.row { item.base = maxContentWidth(el) - item.margin.horizontal }
         else {
             item.base = layoutBox(el, cbWidth: c.contentWidth, cbHeight: nil,
@@ -202,6 +205,15 @@ extension LayoutEngine {
         item.maxMain = cs.borderBoxSize(c.row ? cs.maxWidth : cs.maxHeight, base: c.innerMain, frame: mainFrame) ?? .infinity
         item.hypothetical = min(max(item.base, item.minMain), item.maxMain)
         return item
+    }
+
+    /// A row item's border-box height before its line is laid out, where one is known: its
+    /// own, or a single line's definite height it stretches to.
+    func definiteCrossSize(_ el: StyledElement, _ c: FlexContext, _ margin: Edges) -> Double? {
+        let cs = el.style
+        if let h = cs.borderBoxSize(cs.height, base: c.contentHeight, frame: cs.frame(c.contentWidth).vertical) { return h }
+        guard c.singleLine, c.align(el) == .stretch, cs.margin[0] != .auto, cs.margin[2] != .auto, let line = c.contentHeight else { return nil }
+        return line - margin.vertical
     }
 
     /// In a column, an item's width: its own; the line's when it stretches (a single line is as

@@ -89,6 +89,8 @@ public final class LayoutEngine {
             if let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical), intrinsic.height > 0 {
                 width = (h - frame.vertical) * intrinsic.width / intrinsic.height + frame.horizontal
             } else { width = intrinsic.width + frame.horizontal }
+        } else if let ratio = s.aspectRatio, ratio > 0, let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical) ?? forcedHeight {
+            width = s.transferredWidth(h, ratio: ratio, frame: frame)
         } else if shrinkToFit || s.display == .inlineBlock {
             width = min(maxContentWidth(el), max(minContentWidth(el), cbWidth)) - margin.horizontal
         } else { width = cbWidth - margin.horizontal }
@@ -98,8 +100,11 @@ public final class LayoutEngine {
         // A definite height lets percentages inside resolve.
         var definiteHeight = forcedHeight ?? s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical)
             .map { s.clampHeight($0, cbHeight: cbHeight, frame: frame.vertical) }
+        // A height from aspect-ratio is a preferred one: content taller than it wins (Sizing 4 §5.1).
+        var heightFromRatio = false
         if definiteHeight == nil, let ratio = s.aspectRatio, ratio > 0 {
             definiteHeight = (s.borderBoxSizing ? width : contentWidth) / ratio + (s.borderBoxSizing ? 0 : frame.vertical)
+            heightFromRatio = s.minHeight == .auto && !s.overflowHidden
         }
         if definiteHeight == nil, let intrinsic, intrinsic.width > 0 {
             definiteHeight = contentWidth * intrinsic.height / intrinsic.width + frame.vertical
@@ -112,7 +117,7 @@ public final class LayoutEngine {
         box.insets = frame
         /// The border-box height from the content's: the definite one if any, then min/max.
         func finalHeight(_ used: Double) -> Double {
-            let h = definiteHeight ?? (used + frame.vertical)
+            let h = heightFromRatio ? max(definiteHeight!, used + frame.vertical) : definiteHeight ?? (used + frame.vertical)
             return forcedHeight == nil ? s.clampHeight(h, cbHeight: cbHeight, frame: frame.vertical) : h
         }
         let height: Double
@@ -161,8 +166,7 @@ public final class LayoutEngine {
         var items: [SceneItem] = []
         var staticTops: [Int: Double] = [:]
         var y = 0.0
-        var pendingMargin = 0.0
-        var leadingMargin = 0.0
+        var pending = AdjoiningMargins(), leading = AdjoiningMargins()
         var atTop = collapseTop
         var inline: [StyledNode] = []
 
@@ -172,8 +176,8 @@ public final class LayoutEngine {
             guard let paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
             let metrics = fonts.measure(paragraph)
             missingGlyphs += metrics.missingGlyphs
-            y += pendingMargin
-            pendingMargin = 0
+            y += pending.value
+            pending = AdjoiningMargins()
             atTop = false
             for (offset, at) in fonts.objectOrigins(paragraph) {
                 guard var placed = boxes[offset] else { continue }
@@ -190,14 +194,26 @@ public final class LayoutEngine {
             guard case .element(let c) = child, isBlockLevel(c) else { inline.append(child); continue }
             if c.style.display == .none { continue }
             flushInline()
-            if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pendingMargin; continue }
+            if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pending.value; continue }
             var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
+            if collapsesThrough(c, placed) {
+                // An empty box's own margins adjoin, and join those around it (§8.3.1).
+                // Its border edge sits where its top margin alone would put it.
+                var above = pending
+                above.add(placed.margin.top)
+                placed.box.frame.x = origin.0 + placed.margin.left
+                placed.box.frame.y = origin.1 + y + (atTop ? 0 : above.value)
+                if atTop { leading.add(placed.margin.top, placed.margin.bottom) } else { pending.add(placed.margin.top, placed.margin.bottom) }
+                items.append(.box(placed.box))
+                continue
+            }
             if atTop {
                 // The first child's top margin leaves through the parent's top.
-                leadingMargin = placed.margin.top
+                leading.add(placed.margin.top)
                 atTop = false
             } else {
-                y += collapse(pendingMargin, placed.margin.top)
+                pending.add(placed.margin.top)
+                y += pending.value
             }
             // §10.3.3: auto margins share the free space; with none (or none left) the box
             // starts at its containing block's start edge, the right one under rtl.
@@ -211,10 +227,11 @@ public final class LayoutEngine {
             offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
             items.append(.box(placed.box))
             y += placed.box.frame.height
-            pendingMargin = placed.margin.bottom
+            pending = AdjoiningMargins()
+            pending.add(placed.margin.bottom)
         }
         flushInline()
-        return collapseBottom ? (items, y, leadingMargin, pendingMargin, staticTops) : (items, y + pendingMargin, leadingMargin, 0, staticTops)
+        return collapseBottom ? (items, y, leading.value, pending.value, staticTops) : (items, y + pending.value, leading.value, 0, staticTops)
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
@@ -226,6 +243,21 @@ public final class LayoutEngine {
 
     /// Two adjoining vertical margins collapse to the largest positive plus the most negative.
     func collapse(_ a: Double, _ b: Double) -> Double { max(a, b, 0) + min(a, b, 0) }
+
+    /// Any number of adjoining margins, collapsed the same way (the pairwise rule is not associative).
+    struct AdjoiningMargins {
+        var positive = 0.0, negative = 0.0
+        var value: Double { positive + negative }
+        mutating func add(_ margins: Double...) { for m in margins { positive = max(positive, m); negative = min(negative, m) } }
+    }
+
+    /// A block whose top and bottom margins adjoin (§8.3.1): no height, border, padding or
+    /// in-flow content, and no formatting context of its own.
+    func collapsesThrough(_ el: StyledElement, _ placed: Placed) -> Bool {
+        let s = el.style
+        return s.display == .block && !s.overflowHidden && placed.box.frame.height == 0 && s.borderWidth[0] == 0 && s.borderWidth[2] == 0
+            && s.minHeight.resolve(0) ?? 0 == 0 && placed.box.items.isEmpty
+    }
 
     /// position: relative moves the box after layout (§9.4.3).
     func offsetRelative(_ box: inout SceneBox, _ s: ComputedStyle, cbWidth: Double, cbHeight: Double?) {
