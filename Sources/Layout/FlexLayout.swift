@@ -76,7 +76,7 @@ extension LayoutEngine {
         let s = container.style
         var context = FlexContext(style: s, contentWidth: contentWidth, contentHeight: contentHeight)
         let row = context.row
-        let items = flexItems(container).map {
+        let items = layoutItems(container).map {
             hypotheticalSize(resolvingSizeKeywords($0, cbWidth: contentWidth, cbHeight: contentHeight), context)
         }
         func clampHeight(_ h: Double) -> Double { min(max(h, heightLimits.min), heightLimits.max) }
@@ -149,8 +149,9 @@ extension LayoutEngine {
         return (out, height)
     }
 
-    /// §4: each in-flow child is an item; runs of text become anonymous items; `order` sorts.
-    private func flexItems(_ container: StyledElement) -> [StyledElement] {
+    /// A flex or grid container's items (Flexbox §4, Grid §6): each in-flow child element,
+    /// blockified; runs of text become anonymous items; `order` sorts.
+    func layoutItems(_ container: StyledElement) -> [StyledElement] {
         let s = container.style
         var children: [StyledElement] = []
         var text: [StyledNode] = []

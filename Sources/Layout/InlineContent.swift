@@ -160,6 +160,7 @@ extension LayoutEngine {
         if ownWidth, case .points(let w) = s.width { return (s.borderBoxSizing ? max(w, s.frame(0).horizontal) : w + s.frame(0).horizontal) + s.marginEdges(0).horizontal }
         if el.element.tag == "img" { return imageIntrinsicSize(el).width + frame }
         if el.element.tag == "svg" { return svgIntrinsicSize(el).width + frame }
+        if s.display == .grid { return gridIntrinsicWidth(el, minimum: minimum) + frame }
         var widths: [Double] = []
         var inline: [StyledNode] = []
         func flush() {
@@ -170,8 +171,8 @@ extension LayoutEngine {
             widths.append(fonts.measure(p).width)
         }
         for child in el.children {
-            // A flex container's element children are items, block-level whatever their display.
-            if case .element(let c) = child, isBlockLevel(c) || (s.display == .flex && c.element.tag != "br") {
+            // A flex or grid container's element children are items, block-level whatever their display.
+            if case .element(let c) = child, isBlockLevel(c) || ((s.display == .flex || s.display == .grid) && c.element.tag != "br") {
                 if c.style.display == .none || c.style.position == .absolute { continue }
                 flush()
                 widths.append(intrinsicWidth(c, minimum: minimum))

@@ -129,6 +129,10 @@ public final class LayoutEngine {
                 : .image(SceneImage(frame: content, source: el.element[attribute: "src"] ?? "", fit: ObjectFit(rawValue: s.objectFit.rawValue) ?? .fill,
                                     intrinsicWidth: intrinsic.width, intrinsicHeight: intrinsic.height,
                                     radii: resolveRadii(s, width: width, height: height), position: s.objectPosition)))
+        } else if s.display == .grid {
+            let grid = layoutGrid(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top))
+            box.items += grid.items
+            height = finalHeight(grid.height)
         } else if s.display == .flex {
             let limits = contentHeight == nil && forcedHeight == nil
                 ? (min: s.borderBoxSize(s.minHeight, base: cbHeight, frame: frame.vertical).map { $0 - frame.vertical } ?? 0,
@@ -236,7 +240,7 @@ public final class LayoutEngine {
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
         switch el.style.display {
-        case .block, .flex, .none, .contents: return true
+        case .block, .flex, .grid, .none, .contents: return true
         case .inlineBlock, .inline: return el.style.position == .absolute
         }
     }

@@ -4,7 +4,7 @@ import Typography
 /// Lengths in em/rem are already points; percentages wait for layout.
 public struct ComputedStyle: Sendable, Equatable {
     /// `contents`: the element makes no box; its children take its place (the cascade splices them in).
-    public enum Display: String, Sendable { case block, inline, inlineBlock = "inline-block", flex, none, contents }
+    public enum Display: String, Sendable { case block, inline, inlineBlock = "inline-block", flex, grid, none, contents }
     public enum Position: String, Sendable { case `static`, relative, absolute }
     public enum FlexDirection: String, Sendable { case row, rowReverse = "row-reverse", column, columnReverse = "column-reverse" }
     public enum Align: String, Sendable {
@@ -61,6 +61,11 @@ public struct ComputedStyle: Sendable, Equatable {
     /// Percentages resolve against the content box (row gaps: its height; indefinite is 0).
     public var rowGap = Length.zero, columnGap = Length.zero
     public var order = 0
+
+    // Grid (and the justify-* alignment grid items use)
+    public var grid = GridStyle()
+    public var justifyItems = Align.normal
+    public var justifySelf = Align.auto
 
     // Text (inherited)
     public var color = RGBA.black

@@ -22,6 +22,9 @@ struct PropertyParser {
         "font", "font-size", "font-weight", "font-style", "line-height", "letter-spacing", "text-align", "text-transform", "unicode-bidi",
         "text-decoration", "text-decoration-line", "white-space", "overflow-wrap", "word-wrap", "word-break", "direction",
         "-webkit-line-clamp", "line-clamp", "text-overflow", "-webkit-box-orient",
+        "grid-template-columns", "grid-template-rows", "grid-template-areas", "grid-auto-columns", "grid-auto-rows", "grid-auto-flow",
+        "grid-column", "grid-row", "grid-column-start", "grid-column-end", "grid-row-start", "grid-row-end", "grid-area",
+        "justify-items", "justify-self", "place-items", "place-self",
     ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
         .union(LogicalProperties.names)
 
@@ -60,6 +63,7 @@ struct PropertyParser {
         switch property {
         case "display":
             if lower == "inline-flex" { s.display = .flex; return true }
+            if lower == "inline-grid" { s.display = .grid; return true }
             if lower == "-webkit-box" { s.display = .block; return true } // the line-clamp idiom
             return set(ComputedStyle.Display(rawValue: lower)) { s.display = $0 }
         case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
@@ -152,6 +156,38 @@ struct PropertyParser {
         case "row-gap": return set(gap(v)) { s.rowGap = $0 }
         case "column-gap": return set(gap(v)) { s.columnGap = $0 }
         case "order": return set(Int(lower)) { s.order = $0 }
+        case "grid-template-columns": return set(GridParser.trackList(v) { length($0) }) { s.grid.columns = $0 }
+        case "grid-template-rows": return set(GridParser.trackList(v) { length($0) }) { s.grid.rows = $0 }
+        case "grid-template-areas": return set(GridParser.areas(v)) { s.grid.areas = $0 }
+        case "grid-auto-columns": return set(GridParser.track(lower) { length($0) }) { s.grid.autoColumns = $0 }
+        case "grid-auto-rows": return set(GridParser.track(lower) { length($0) }) { s.grid.autoRows = $0 }
+        case "grid-auto-flow":
+            guard ["row", "column"].contains(lower) else { return false }
+            s.grid.flowColumn = lower == "column"
+            return true
+        case "grid-column": return set(GridParser.lines(v)) { s.grid.columnStart = $0.0; s.grid.columnEnd = $0.1 }
+        case "grid-row": return set(GridParser.lines(v)) { s.grid.rowStart = $0.0; s.grid.rowEnd = $0.1 }
+        case "grid-column-start": return set(GridParser.line(v)) { s.grid.columnStart = $0 }
+        case "grid-column-end": return set(GridParser.line(v)) { s.grid.columnEnd = $0 }
+        case "grid-row-start": return set(GridParser.line(v)) { s.grid.rowStart = $0 }
+        case "grid-row-end": return set(GridParser.line(v)) { s.grid.rowEnd = $0 }
+        case "grid-area":
+            let parts = v.split(separator: "/").map { $0.trimmed }
+            let lines = parts.map { GridParser.line($0) }
+            guard (1...4).contains(parts.count), lines.allSatisfy({ $0 != nil }) else { return false }
+            let l = lines.map { $0! }
+            s.grid.rowStart = l[0]
+            s.grid.columnStart = l.count > 1 ? l[1] : (l[0].isArea ? l[0] : .auto)
+            s.grid.rowEnd = l.count > 2 ? l[2] : (l[0].isArea ? l[0] : .auto)
+            s.grid.columnEnd = l.count > 3 ? l[3] : (l.count > 1 && l[1].isArea ? l[1] : l.count == 1 && l[0].isArea ? l[0] : .auto)
+            return true
+        case "justify-items": return set(ComputedStyle.Align(rawValue: lower == "legacy" ? "normal" : lower)) { s.justifyItems = $0 }
+        case "justify-self": return set(ComputedStyle.Align(rawValue: lower)) { s.justifySelf = $0 }
+        case "place-items", "place-self":
+            let parts = lower.split(whereSeparator: \.isWhitespace).compactMap { ComputedStyle.Align(rawValue: String($0)) }
+            guard (1...2).contains(parts.count), parts.count == lower.split(whereSeparator: \.isWhitespace).count else { return false }
+            if property == "place-items" { s.alignItems = parts[0]; s.justifyItems = parts.last! } else { s.alignSelf = parts[0]; s.justifySelf = parts.last! }
+            return true
         case "color": return set(color(v)) { s.color = $0 }
         case "font-family":
             // The whole list, in order: Pango tries each family as a browser does.
