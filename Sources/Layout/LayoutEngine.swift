@@ -1,3 +1,4 @@
+import Foundation
 import Checked
 import Styling
 import Templating
@@ -190,7 +191,7 @@ public final class LayoutEngine {
                 items.append(.box(placed.box))
             }
             items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
-                                         paragraph: paragraph)))
+                                         paragraph: paragraph, shadows: el.style.textShadows)))
             y += metrics.height
         }
 
@@ -275,11 +276,11 @@ public final class LayoutEngine {
     /// page's for the root). Laid out once the in-flow content is, each at its insets, or where
     /// insets are auto at its static position in its parent (§10.3.7, §10.6.4).
     func layoutAbsolutes(_ el: StyledElement, in box: inout SceneBox) {
-        guard el.style.position != .static || el.serial == rootSerial else { return }
+        guard el.style.containsAbsolutes || el.serial == rootSerial else { return }
         var pending: [(child: StyledElement, parent: StyledElement)] = []
         func collect(_ parent: StyledElement) {
             for case .element(let c) in parent.children where c.style.display != .none {
-                if c.style.position == .absolute { pending.append((c, parent)) } else if c.style.position == .static { collect(c) }
+                if c.style.position == .absolute { pending.append((c, parent)) } else if !c.style.containsAbsolutes { collect(c) }
             }
         }
         collect(el)
@@ -287,7 +288,7 @@ public final class LayoutEngine {
         // Where each in-flow box is, from this box's border-box corner.
         var origins: [Int: (x: Double, y: Double, box: SceneBox)] = [el.serial: (0, 0, box)]
         func locate(_ b: SceneBox, _ x: Double, _ y: Double) {
-            for case .box(let child) in b.items where !child.isPositioned {
+            for case .box(let child) in b.items where !child.containsAbsolutes {
                 let at = (x: x + child.frame.x, y: y + child.frame.y)
                 if child.serial > 0 { origins[child.serial] = (at.x, at.y, child) }
                 locate(child, at.x, at.y)
@@ -358,7 +359,30 @@ public final class LayoutEngine {
         box.radii = resolveRadii(s, width: width, height: height)
         box.clipsContent = s.overflowHidden
         box.opacity = s.opacity
-        box.isPositioned = s.position != .static
+        box.isPositioned = s.position != .static || s.opacity < 1 || !s.transforms.isEmpty || s.filterBlur != nil || s.backdropBlur != nil
+        box.containsAbsolutes = s.containsAbsolutes
+        box.transform = transform(s, width: width, height: height)
+        box.filterBlur = s.filterBlur
+        box.backdropBlur = s.backdropBlur
+    }
+
+    /// The transform list as one matrix about the transform origin (CSS Transforms 1 §6);
+    /// percentages are of the border box.
+    func transform(_ s: ComputedStyle, width: Double, height: Double) -> Affine? {
+        guard !s.transforms.isEmpty else { return nil }
+        func at(_ l: Length, _ size: Double) -> Double { l.resolve(size) ?? 0 }
+        let ox = at(s.transformOrigin[0], width), oy = at(s.transformOrigin[1], height)
+        var m = Affine.translation(ox, oy)
+        for f in s.transforms {
+            switch f {
+            case .translate(let x, let y): m = m.concatenating(.translation(at(x, width), at(y, height)))
+            case .scale(let x, let y): m = m.concatenating(Affine(a: x, d: y))
+            case .rotate(let r): m = m.concatenating(Affine(a: cos(r), b: sin(r), c: -sin(r), d: cos(r)))
+            case .skew(let x, let y): m = m.concatenating(Affine(b: tan(y), c: tan(x)))
+            case .matrix(let v): m = m.concatenating(Affine(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
+            }
+        }
+        return m.concatenating(.translation(-ox, -oy))
     }
 
     /// background-size and background-position against the padding box (Backgrounds 3 §3.6, §3.9).

@@ -25,7 +25,7 @@ public struct Scene: Sendable {
 public struct SceneBox: Sendable {
     public var frame: Rect
     public var background = RGBA.clear
-    public var gradient: LinearGradient?
+    public var gradient: Gradient?
     public var backgroundImage: BackgroundImage?
     public var shadows: [BoxShadow] = []
     /// top, right, bottom, left
@@ -35,16 +35,23 @@ public struct SceneBox: Sendable {
     public var radii: [Double] = [0, 0, 0, 0]
     public var clipsContent = false
     public var opacity = 1.0
-    /// position: relative or absolute — painted after the in-flow content (CSS 2.1 Appendix E).
+    /// Positioned, transformed, filtered or translucent: painted after the in-flow content, as
+    /// a layer of its own (CSS 2.1 Appendix E, Transforms 1 §2, Color 4 §15).
     public var isPositioned = false
+    /// The box's 2D transform, about its border box's top-left corner (origin included).
+    public var transform: Affine?
+    /// `filter: blur()` over the box and its content; `backdrop-filter: blur()` of what is behind it.
+    public var filterBlur: Double?
+    public var backdropBlur: Double?
     public var items: [SceneItem] = []
     /// Where the box came from, for `--layout-json` and messages.
     public var source: SourceInfo
     /// For placing absolutely positioned boxes in their containing block: the element's number
     /// (StyledElement.serial, 0 for anonymous boxes), whether it is one, its border plus
     /// padding, and where each absolutely positioned child would have started in block flow.
-    var serial = 0
+    public internal(set) var serial = 0
     var isAbsolute = false
+    var containsAbsolutes = false
     var insets = Edges()
     var staticTops: [Int: Double] = [:]
 
@@ -68,6 +75,23 @@ public enum SceneItem: Sendable {
 public struct SceneText: Sendable {
     public var frame: Rect
     public var paragraph: Paragraph
+    /// `text-shadow`s, the first on top.
+    public var shadows: [BoxShadow] = []
+}
+
+/// A 2D affine map, CSS's and cairo's matrix: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+public struct Affine: Sendable, Equatable {
+    public var a = 1.0, b = 0.0, c = 0.0, d = 1.0, tx = 0.0, ty = 0.0
+    public init(a: Double = 1, b: Double = 0, c: Double = 0, d: Double = 1, tx: Double = 0, ty: Double = 0) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+    public static func translation(_ x: Double, _ y: Double) -> Affine { Affine(tx: x, ty: y) }
+    /// `other` first, then this.
+    public func concatenating(_ o: Affine) -> Affine {
+        Affine(a: a * o.a + c * o.b, b: b * o.a + d * o.b, c: a * o.c + c * o.d, d: b * o.c + d * o.d,
+               tx: a * o.tx + c * o.ty + tx, ty: b * o.tx + d * o.ty + ty)
+    }
+    public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (a * x + c * y + tx, b * x + d * y + ty) }
 }
 
 public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
@@ -121,16 +145,20 @@ extension Scene {
         return (box, bottom)
     }
 
-    /// Every box in document order with page coordinates.
+    /// Every box in document order with page coordinates; a transformed box by the rectangle
+    /// around it, as a browser's getBoundingClientRect gives it.
     public var boxes: [LaidOutBox] {
         var out: [LaidOutBox] = []
-        func walk(_ box: SceneBox, _ ox: Double, _ oy: Double) {
-            let x = ox + box.frame.x, y = oy + box.frame.y
+        func walk(_ box: SceneBox, _ page: Affine) {
+            var local = page.concatenating(.translation(box.frame.x, box.frame.y))
+            if let t = box.transform { local = local.concatenating(t) }
+            let corners = [(0.0, 0.0), (box.frame.width, 0), (0, box.frame.height), (box.frame.width, box.frame.height)].map { local.apply($0.0, $0.1) }
+            let x = corners.map(\.x).min()!, y = corners.map(\.y).min()!
             out.append(LaidOutBox(id: box.source.id, tag: box.source.tag, classes: box.source.classes,
-                                  x: x, y: y, width: box.frame.width, height: box.frame.height))
-            for case .box(let child) in box.items { walk(child, x, y) }
+                                  x: x, y: y, width: corners.map(\.x).max()! - x, height: corners.map(\.y).max()! - y))
+            for case .box(let child) in box.items { walk(child, local) }
         }
-        walk(root, 0, 0)
+        walk(root, Affine())
         return out
     }
 }

@@ -6,13 +6,46 @@ import Styling
 
 // Gradients and shadows, the parts of paint cairo has no single call for.
 
-/// The CSS gradient line (Images 3 §3.1.1): through the box centre at `angle`, long enough
-/// that the corners get the first and last colours.
-func paintGradient(_ g: LinearGradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double]) {
-    let a = g.angle * Double.pi / 180
-    let dx = sin(a), dy = -cos(a)
-    let length = abs(w * dx) + abs(h * dy)
-    let pattern = cairo_pattern_create_linear(w / 2 - dx * length / 2, h / 2 - dy * length / 2, w / 2 + dx * length / 2, h / 2 + dy * length / 2)
+/// Fills the box with a gradient. Linear: along the CSS gradient line (Images 3 §3.1.1), through
+/// the centre at the angle, long enough that the corners get the end colours. Radial: an ellipse
+/// (or circle) sized by its extent keyword or lengths (§3.2.2), stretched from a circle.
+func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double]) {
+    let pattern: OpaquePointer
+    switch g.shape {
+    case .linear(let angle):
+        let a = angle * Double.pi / 180
+        let dx = sin(a), dy = -cos(a)
+        let length = abs(w * dx) + abs(h * dy)
+        pattern = cairo_pattern_create_linear(w / 2 - dx * length / 2, h / 2 - dy * length / 2, w / 2 + dx * length / 2, h / 2 + dy * length / 2)
+    case .radial(let circle, let size, let center):
+        let cx = center[0].resolve(w) ?? w / 2, cy = center[1].resolve(h) ?? h / 2
+        let (left, right, top, bottom) = (abs(cx), abs(w - cx), abs(cy), abs(h - cy))
+        var (rx, ry): (Double, Double)
+        switch size {
+        case .closestSide: (rx, ry) = (min(left, right), min(top, bottom))
+        case .farthestSide: (rx, ry) = (max(left, right), max(top, bottom))
+        case .closestCorner: (rx, ry) = (min(left, right) * 2.0.squareRoot(), min(top, bottom) * 2.0.squareRoot())
+        case .farthestCorner: (rx, ry) = (max(left, right) * 2.0.squareRoot(), max(top, bottom) * 2.0.squareRoot())
+        case .explicit(let x, let y): (rx, ry) = (x.resolve(w) ?? 0, y.resolve(h) ?? 0)
+        }
+        if circle {
+            switch size {
+            case .closestSide: rx = min(left, right, top, bottom)
+            case .farthestSide: rx = max(left, right, top, bottom)
+            case .closestCorner: rx = min((left * left + top * top), (right * right + top * top), (left * left + bottom * bottom), (right * right + bottom * bottom)).squareRoot()
+            case .farthestCorner: rx = max((left * left + top * top), (right * right + top * top), (left * left + bottom * bottom), (right * right + bottom * bottom)).squareRoot()
+            case .explicit: break
+            }
+            ry = rx
+        }
+        rx = max(rx, 0.001); ry = max(ry, 0.001)
+        pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, rx)
+        var m = cairo_matrix_t()
+        cairo_matrix_init_translate(&m, cx, cy)
+        cairo_matrix_scale(&m, 1, ry / rx)
+        cairo_matrix_invert(&m)
+        cairo_pattern_set_matrix(pattern, &m)
+    }
     for stop in g.resolvedStops {
         cairo_pattern_add_color_stop_rgba(pattern, stop.position, stop.color.r, stop.color.g, stop.color.b, stop.color.a)
     }
@@ -22,11 +55,112 @@ func paintGradient(_ g: LinearGradient, _ cr: OpaquePointer, width w: Double, he
     cairo_pattern_destroy(pattern)
 }
 
+/// Draws `content` into a layer clipped to `bounds` grown by three standard deviations, blurs
+/// the layer with a Gaussian of `sigma` points, and returns it as a pattern (the caller
+/// destroys it): the one mechanism behind filter: blur(), text and inset shadows.
+func blurredLayer(_ cr: OpaquePointer, bounds: Rect, sigma: Double, content: () -> Void) -> OpaquePointer {
+    let pad = (3 * sigma).rounded(.up)
+    cairo_save(cr)
+    cairo_rectangle(cr, bounds.x - pad, bounds.y - pad, bounds.width + 2 * pad, bounds.height + 2 * pad)
+    cairo_clip(cr)
+    cairo_push_group(cr)
+    content()
+    let pattern = cairo_pop_group(cr)!
+    cairo_restore(cr)
+    var surface: OpaquePointer?
+    if cairo_pattern_get_surface(pattern, &surface) == CAIRO_STATUS_SUCCESS, let surface, cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE {
+        cairo_surface_flush(surface)
+        var dx = sigma, dy = 0.0
+        cairo_user_to_device_distance(cr, &dx, &dy)
+        if let data = cairo_image_surface_get_data(surface) {
+            boxBlur(data, width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)),
+                    stride: Int(cairo_image_surface_get_stride(surface)), channels: 4, sigma: (dx * dx + dy * dy).squareRoot())
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+    return pattern
+}
+
+/// `backdrop-filter: blur()`: what is already painted under the box's border box, blurred (its
+/// edges repeated outwards, as Chromium does) and painted back inside the rounded box.
+func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double) {
+    guard sigma > 0, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+          let source = cairo_image_surface_get_data(target) else { return }
+    cairo_surface_flush(target)
+    let (w, h) = (box.frame.width, box.frame.height)
+    var offsetX = 0.0, offsetY = 0.0
+    cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+    let corners = [(0.0, 0.0), (w, 0), (0, h), (w, h)].map { p -> (Double, Double) in
+        var x = p.0, y = p.1
+        cairo_user_to_device(cr, &x, &y)
+        return (x + offsetX, y + offsetY)
+    }
+    let tw = Int(cairo_image_surface_get_width(target)), th = Int(cairo_image_surface_get_height(target)), ts = Int(cairo_image_surface_get_stride(target))
+    let x0 = max(0, Int(saturating: corners.map(\.0).min()!, rounded: .down)), y0 = max(0, Int(saturating: corners.map(\.1).min()!, rounded: .down))
+    let x1 = min(tw, Int(saturating: corners.map(\.0).max()!, rounded: .up)), y1 = min(th, Int(saturating: corners.map(\.1).max()!, rounded: .up))
+    guard x1 > x0, y1 > y0 else { return }
+    var dx = sigma, dy = 0.0
+    cairo_user_to_device_distance(cr, &dx, &dy)
+    let deviceSigma = (dx * dx + dy * dy).squareRoot()
+    let pad = Int(saturating: 3 * deviceSigma, rounded: .up)
+    let bw = x1 - x0 + 2 * pad, bh = y1 - y0 + 2 * pad
+    guard bw * bh <= 16_000_000 else { return }
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(bw)))
+    var pixels = [UInt8](repeating: 0, count: stride * bh)
+    pixels.withUnsafeMutableBufferPointer { buffer in
+        let out = buffer.baseAddress!
+        for y in 0..<bh {
+            let sy = min(max(y0 + y - pad, y0), y1 - 1)
+            for x in 0..<bw {
+                let sx = min(max(x0 + x - pad, x0), x1 - 1)
+                (out + y * stride + x * 4).update(from: source + sy * ts + sx * 4, count: 4)
+            }
+        }
+        boxBlur(out, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma)
+        let blurred = cairo_image_surface_create_for_data(out, CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
+        cairo_save(cr)
+        roundedRect(cr, 0, 0, w, h, box.radii)
+        cairo_clip(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, blurred, Double(x0 - pad) - offsetX, Double(y0 - pad) - offsetY)
+        cairo_paint(cr)
+        cairo_restore(cr)
+        cairo_surface_destroy(blurred)
+    }
+}
+
+/// Inset box shadows (Backgrounds 3 §7.1.1), the first on top, inside the padding box: all
+/// but the padding box shrunk by the spread and moved by the offset, blurred.
+func paintInsetShadows(_ box: SceneBox, _ cr: OpaquePointer, innerRadii: [Double]) {
+    let b = box.borderWidths
+    let inner = Rect(x: b[3], y: b[0], width: box.frame.width - b[1] - b[3], height: box.frame.height - b[0] - b[2])
+    guard inner.width > 0, inner.height > 0 else { return }
+    for shadow in box.shadows.reversed() where shadow.inset && shadow.color.a > 0 {
+        let reach = shadow.blur * 1.5 + abs(shadow.x) + abs(shadow.y) + abs(shadow.spread) + 1
+        let layer = blurredLayer(cr, bounds: inner, sigma: shadow.blur / 2) {
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cr, inner.x - reach, inner.y - reach, inner.width + 2 * reach, inner.height + 2 * reach)
+            roundedRect(cr, inner.x + shadow.x + shadow.spread, inner.y + shadow.y + shadow.spread,
+                        inner.width - 2 * shadow.spread, inner.height - 2 * shadow.spread, innerRadii.map { max(0, $0 - shadow.spread) })
+            setColor(cr, shadow.color)
+            cairo_fill(cr)
+        }
+        // Blurred first, clipped after: what lies outside the padding box darkens its edge.
+        cairo_save(cr)
+        roundedRect(cr, inner.x, inner.y, inner.width, inner.height, innerRadii)
+        cairo_clip(cr)
+        cairo_set_source(cr, layer)
+        cairo_paint(cr)
+        cairo_pattern_destroy(layer)
+        cairo_restore(cr)
+    }
+}
+
 /// Outer box shadows (Backgrounds 3 §7.1), the first on top: the spread shape blurred with a
 /// Gaussian of σ = blur / 2 (three box blurs), drawn only outside the border box.
 func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
     let (w, h) = (box.frame.width, box.frame.height)
-    for shadow in box.shadows.reversed() where shadow.color.a > 0 {
+    for shadow in box.shadows.reversed() where shadow.color.a > 0 && !shadow.inset {
         let sigma = shadow.blur / 2
         let pad = (3 * sigma).rounded(.up)
         let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
@@ -52,7 +186,7 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
             cairo_destroy(mcr)
             cairo_surface_flush(mask)
             let data = cairo_image_surface_get_data(mask)!
-            blurA8(data, width: Int(pw), height: Int(ph), stride: stride, sigma: sigma * maskScale)
+            boxBlur(data, width: Int(pw), height: Int(ph), stride: stride, channels: 1, sigma: sigma * maskScale)
             return Array(UnsafeBufferPointer(start: data, count: stride * Int(ph)))
         }
         guard bytes.count == stride * Int(ph) else { continue }
@@ -98,36 +232,41 @@ final class ShadowMasks: @unchecked Sendable {
 }
 
 /// Three box blurs approximate a Gaussian of `sigma` pixels (the widths from Kovesi's
-/// "boxes for Gauss"), horizontally then vertically, in place.
-func blurA8(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double) {
+/// "boxes for Gauss"), horizontally then vertically, in place, on each of `channels`
+/// interleaved 8-bit channels (1: an A8 mask; 4: premultiplied ARGB).
+func boxBlur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int, sigma: Double) {
     guard sigma > 0.5 else { return }
     let n = 3.0
     var lower = Int(saturating: (12 * sigma * sigma / n + 1).squareRoot())
     if lower % 2 == 0 { lower -= 1 }
     let m = Int(saturating: (12 * sigma * sigma - n * Double(lower) * Double(lower) - 4 * n * Double(lower) - 3 * n) / (-4 * Double(lower) - 4), rounded: .toNearestOrAwayFromZero)
-    let radii = (0..<3).map { ($0 < m ? lower : lower + 2) / 2 }
+    // A window wider than the image averages it all: no need to go further.
+    let radii = (0..<3).map { min(($0 < m ? lower : lower + 2) / 2, max(width, height)) }
     var line = [Int](repeating: 0, count: max(width, height))
     for r in radii where r > 0 {
         let window = 2 * r + 1
-        for y in 0..<height { // horizontal
-            let row = data + y * stride
-            for x in 0..<width { line[x] = Int(row[x]) }
-            var sum = 0
-            for x in -r...r { sum += x >= 0 && x < width ? line[x] : 0 }
-            for x in 0..<width {
-                row[x] = UInt8((sum + window / 2) / window)
-                let add = x + r + 1, drop = x - r
-                sum += (add < width ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+        for channel in 0..<channels {
+            for y in 0..<height { // horizontal
+                let row = data + y * stride + channel
+                for x in 0..<width { line[x] = Int(row[x * channels]) }
+                var sum = 0
+                for x in -r...r { sum += x >= 0 && x < width ? line[x] : 0 }
+                for x in 0..<width {
+                    row[x * channels] = UInt8((sum + window / 2) / window)
+                    let add = x + r + 1, drop = x - r
+                    sum += (add < width ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+                }
             }
-        }
-        for x in 0..<width { // vertical
-            for y in 0..<height { line[y] = Int(data[y * stride + x]) }
-            var sum = 0
-            for y in -r...r { sum += y >= 0 && y < height ? line[y] : 0 }
-            for y in 0..<height {
-                data[y * stride + x] = UInt8((sum + window / 2) / window)
-                let add = y + r + 1, drop = y - r
-                sum += (add < height ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+            for x in 0..<width { // vertical
+                let column = data + x * channels + channel
+                for y in 0..<height { line[y] = Int(column[y * stride]) }
+                var sum = 0
+                for y in -r...r { sum += y >= 0 && y < height ? line[y] : 0 }
+                for y in 0..<height {
+                    column[y * stride] = UInt8((sum + window / 2) / window)
+                    let add = y + r + 1, drop = y - r
+                    sum += (add < height ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+                }
             }
         }
     }

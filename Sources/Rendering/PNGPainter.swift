@@ -71,10 +71,41 @@ public struct PNGPainter {
         return (surface, warnings)
     }
 
+    /// One box as a browser composites it: its transform; the backdrop blurred behind it; then
+    /// the box and its content (blurred if it has a filter), at its opacity.
     private func draw(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
         cairo_save(cr)
         cairo_translate(cr, box.frame.x, box.frame.y)
+        if let t = box.transform {
+            // A degenerate transform (scale(0)) shows nothing; an enormous one would put cairo's
+            // context in an error state and lose the rest of the page.
+            var m = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty), inverse = m
+            guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy({ abs($0) < 1e6 }), cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
+                  abs(t.a * t.d - t.b * t.c) > 1e-9 else { return cairo_restore(cr) }
+            cairo_transform(cr, &m)
+        }
+        if let sigma = box.backdropBlur { paintBackdrop(box, cr, sigma: sigma) }
         if box.opacity < 1 { cairo_push_group(cr) }
+        if let sigma = box.filterBlur, sigma > 0 {
+            var inner = warnings
+            let layer = blurredLayer(cr, bounds: visualBounds(box), sigma: sigma) { paintContents(box, cr, &inner) }
+            warnings = inner
+            cairo_set_source(cr, layer)
+            cairo_paint(cr)
+            cairo_pattern_destroy(layer)
+        } else {
+            paintContents(box, cr, &warnings)
+        }
+        if box.opacity < 1 {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, box.opacity)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Shadows, backgrounds, inset shadows, borders, then the content: in-flow first, then
+    /// positioned and layered boxes (CSS 2.1 Appendix E).
+    private func paintContents(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
         let (w, h) = (box.frame.width, box.frame.height)
         paintShadows(box, cr, scale: Double(scale))
         if box.background.a > 0 {
@@ -86,28 +117,69 @@ public struct PNGPainter {
         if let background = box.backgroundImage {
             do { try drawBackground(background, box: box, cr, &warnings) } catch { warnings.append("background \(background.source): \(error)") }
         }
+        if box.shadows.contains(where: \.inset) { paintInsetShadows(box, cr, innerRadii: innerRadii(box)) }
         drawBorders(box, cr)
+        cairo_save(cr)
         if box.clipsContent && ClipCheck.needed(box, innerRadii: innerRadii(box)) {
             let b = box.borderWidths
             roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
             cairo_clip(cr)
         }
         let inFlow = box.items.filter { if case .box(let b) = $0 { return !b.isPositioned }; return true }
-        let positioned = box.items.filter { if case .box(let b) = $0 { return b.isPositioned }; return false }
+        // Layers in document order, wherever layout put them (absolute boxes join their
+        // containing block after its in-flow content).
+        let positioned = box.items.compactMap { item -> SceneBox? in if case .box(let b) = item, b.isPositioned { b } else { nil } }
+            .enumerated().sorted { ($0.element.serial, $0.offset) < ($1.element.serial, $1.offset) }.map { SceneItem.box($0.element) }
         for item in inFlow + positioned {
             switch item {
             case .box(let child): draw(child, cr, &warnings)
-            case .text(let text): fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
+            case .text(let text):
+                paintTextShadows(text, cr)
+                fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
             case .image(let image):
                 do { try drawImage(image, cr) } catch { warnings.append("image \(image.source): \(error)") }
             case .vector(let vector): paintVector(vector, cr)
             }
         }
-        if box.opacity < 1 {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, box.opacity)
-        }
         cairo_restore(cr)
+    }
+
+    /// text-shadow (Text Decoration 3 §4), the first on top: the text's own shape, moved,
+    /// blurred with σ = blur / 2 and filled with the shadow's colour.
+    private func paintTextShadows(_ text: SceneText, _ cr: OpaquePointer) {
+        for shadow in text.shadows.reversed() where shadow.color.a > 0 {
+            let bounds = Rect(x: text.frame.x + shadow.x, y: text.frame.y + shadow.y - text.frame.height / 2,
+                              width: text.frame.width, height: text.frame.height * 2)
+            let layer = blurredLayer(cr, bounds: bounds, sigma: shadow.blur / 2) {
+                fonts.draw(text.paragraph, cairo: cr, x: text.frame.x + shadow.x, y: text.frame.y + shadow.y)
+            }
+            setColor(cr, shadow.color)
+            cairo_mask(cr, layer)
+            cairo_pattern_destroy(layer)
+        }
+    }
+
+    /// The part of its own coordinates a box and everything in it can paint: for the extent
+    /// of a filter's layer.
+    private func visualBounds(_ box: SceneBox) -> Rect {
+        var x0 = 0.0, y0 = 0.0, x1 = box.frame.width, y1 = box.frame.height
+        for s in box.shadows where !s.inset {
+            let reach = s.blur * 1.5 + s.spread
+            x0 = min(x0, s.x - reach); y0 = min(y0, s.y - reach); x1 = max(x1, box.frame.width + s.x + reach); y1 = max(y1, box.frame.height + s.y + reach)
+        }
+        if !box.clipsContent {
+            for item in box.items {
+                let r: Rect
+                switch item {
+                case .box(let child): let b = visualBounds(child); r = child.transform == nil ? Rect(x: child.frame.x + b.x, y: child.frame.y + b.y, width: b.width, height: b.height) : Rect(x: -10_000, y: -10_000, width: 20_000, height: 20_000)
+                case .text(let t): r = Rect(x: t.frame.x, y: t.frame.y - t.frame.height, width: t.frame.width, height: t.frame.height * 3)
+                case .image(let i): r = i.frame
+                case .vector(let v): r = v.frame
+                }
+                x0 = min(x0, r.x); y0 = min(y0, r.y); x1 = max(x1, r.x + r.width); y1 = max(y1, r.y + r.height)
+            }
+        }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Borders (Backgrounds 3 §4): the ring between the outer and inner rounded rectangles;
@@ -194,6 +266,11 @@ public struct PNGPainter {
     /// corners). Only that part is resampled, straight to device pixels, so cairo never scales it.
     private func drawImage(_ source: String, into dest: Rect, clip box: Rect, radii: [Double], _ cr: OpaquePointer) throws(ImagingError) {
         guard let size = images.size(of: source), size.width > 0, size.height > 0 else { return }
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(cr, &ctm)
+        if ctm.xy != 0 || ctm.yx != 0 || ctm.xx != Double(scale) || ctm.yy != Double(scale) {
+            return try drawTransformedImage(source, size: size, into: dest, clip: box, radii: radii, cr, ctm: ctm)
+        }
         let sx = dest.width / size.width, sy = dest.height / size.height
         var ux = 0.0, uy = 0.0
         cairo_user_to_device(cr, &ux, &uy)
@@ -223,6 +300,32 @@ public struct PNGPainter {
             cairo_clip(cr)
             cairo_identity_matrix(cr)
             cairo_set_source_surface(cr, surface, px0, py0)
+            cairo_paint(cr)
+            cairo_restore(cr)
+            cairo_surface_destroy(surface)
+        }
+    }
+}
+
+extension PNGPainter {
+    /// An image under a transform that rotates, skews or scales: resampled once to the size
+    /// it covers on the page, then drawn through the transform by cairo.
+    fileprivate func drawTransformedImage(_ source: String, size: (width: Double, height: Double), into dest: Rect, clip box: Rect,
+                                          radii: [Double], _ cr: OpaquePointer, ctm: cairo_matrix_t) throws(ImagingError) {
+        let factor = abs(ctm.xx * ctm.yy - ctm.xy * ctm.yx).squareRoot()
+        let pw = Int(saturating: min(4096, dest.width * factor), rounded: .up), ph = Int(saturating: min(4096, dest.height * factor), rounded: .up)
+        guard pw > 0, ph > 0, let pixels = try images.pixels(source, rect: Resampler.Rect(x: 0, y: 0, width: size.width, height: size.height), width: pw, height: ph) else { return }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
+        var argb = pixels.argb32(stride: stride)
+        argb.withUnsafeMutableBufferPointer { buffer in
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))
+            cairo_save(cr)
+            roundedRect(cr, box.x, box.y, box.width, box.height, radii)
+            cairo_clip(cr)
+            cairo_translate(cr, dest.x, dest.y)
+            cairo_scale(cr, dest.width / Double(pixels.width), dest.height / Double(pixels.height))
+            cairo_set_source_surface(cr, surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             cairo_paint(cr)
             cairo_restore(cr)
             cairo_surface_destroy(surface)

@@ -35,8 +35,14 @@ public struct ComputedStyle: Sendable, Equatable {
     public var overflowHidden = false
     public var opacity = 1.0
     public var backgroundColor = RGBA.clear
-    public var backgroundGradient: LinearGradient?
+    public var backgroundGradient: Gradient?
     public var boxShadows: [BoxShadow] = []
+    /// 2D transforms about `transformOrigin` (fractions or points of the border box).
+    public var transforms: [TransformFunction] = []
+    public var transformOrigin: [Length] = [.percent(50), .percent(50)]
+    /// `filter: blur()` and `backdrop-filter: blur()`, as standard deviations in points.
+    public var filterBlur: Double?
+    public var backdropBlur: Double?
     public var objectFit = ObjectFit.fill
     /// object-position, as fractions or points from the left/top (default 50% 50%).
     public var objectPosition: [Length] = [.percent(50), .percent(50)]
@@ -90,6 +96,8 @@ public struct ComputedStyle: Sendable, Equatable {
     /// `unicode-bidi: plaintext` (not inherited): each paragraph's direction is its first strong
     /// character's, as a UILabel's natural direction is.
     public var bidiPlaintext = false
+    /// `text-shadow` (inherited), drawn under each paragraph's text.
+    public var textShadows: [BoxShadow] = []
 
     public init() {}
 
@@ -99,6 +107,7 @@ public struct ComputedStyle: Sendable, Equatable {
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
         s.lineHeight = lineHeight; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
         s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.customProperties = customProperties
+        s.textShadows = textShadows
         return s
     }
 
@@ -110,4 +119,8 @@ public struct ComputedStyle: Sendable, Equatable {
     }
 
     public var isFlexRow: Bool { flexDirection == .row || flexDirection == .rowReverse }
+
+    /// Whether the box is the containing block of absolutely positioned descendants: positioned,
+    /// transformed or filtered (CSS Transforms 1 §2, Filter Effects 1 §5).
+    public var containsAbsolutes: Bool { position != .static || !transforms.isEmpty || filterBlur != nil || backdropBlur != nil }
 }

@@ -25,6 +25,7 @@ struct PropertyParser {
         "grid-template-columns", "grid-template-rows", "grid-template-areas", "grid-auto-columns", "grid-auto-rows", "grid-auto-flow",
         "grid-column", "grid-row", "grid-column-start", "grid-column-end", "grid-row-start", "grid-row-end", "grid-area",
         "justify-items", "justify-self", "place-items", "place-self",
+        "text-shadow", "transform", "transform-origin", "filter", "backdrop-filter", "-webkit-backdrop-filter",
     ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
         .union(LogicalProperties.names)
 
@@ -113,19 +114,26 @@ struct PropertyParser {
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
         case "background-image":
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
-            if let g = LinearGradient.parse(v, currentColor: s.color) { s.backgroundGradient = g; return true }
+            if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
             return set(url(v)) { s.backgroundImage = $0 }
         case "background":
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
-            if let g = LinearGradient.parse(v, currentColor: s.color) { s.backgroundGradient = g; return true }
+            if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
             if let c = color(v) { s.backgroundColor = c; return true }
             let fontSize = s.fontSize
             return background(v, &s) { Length.parse($0, fontSize: fontSize, rootFontSize: rootFontSize) }
         case "background-size": return set(backgroundSize(lower, length: { length($0) })) { s.backgroundSize = $0 }
-        case "background-position": return set(position(lower, length: { length($0) })) { s.backgroundPosition = $0 }
+        case "background-position": return set(Self.position(lower, length: { length($0) })) { s.backgroundPosition = $0 }
         case "background-repeat": s.backgroundRepeat = lower != "no-repeat"; return ["repeat", "no-repeat"].contains(lower)
-        case "object-position": return set(position(lower, length: { length($0) })) { s.objectPosition = $0 }
+        case "object-position": return set(Self.position(lower, length: { length($0) })) { s.objectPosition = $0 }
         case "box-shadow": return set(BoxShadow.parseList(v, currentColor: s.color, points: points)) { s.boxShadows = $0 }
+        case "text-shadow": return set(BoxShadow.parseList(v, currentColor: s.color, text: true, points: points)) { s.textShadows = $0 }
+        case "transform": return set(TransformFunction.parseList(v) { length($0) }) { s.transforms = $0 }
+        case "transform-origin":
+            let words = lower.split(whereSeparator: \.isWhitespace).prefix(2).joined(separator: " ") // a z offset is ignored
+            return set(Self.position(words) { length($0) }) { s.transformOrigin = $0 }
+        case "filter": return set(BlurFilter.parse(v) { length($0) }) { s.filterBlur = $0 }
+        case "backdrop-filter", "-webkit-backdrop-filter": return set(BlurFilter.parse(v) { length($0) }) { s.backdropBlur = $0 }
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
         case "flex-wrap": return setWrap(lower, &s)
@@ -275,7 +283,7 @@ struct PropertyParser {
     }
 
     /// Keywords (left, center, right, top, bottom), percentages or lengths; one value centres the other axis.
-    func position(_ v: String, length: (String) -> Length?) -> [Length]? {
+    static func position(_ v: String, length: (String) -> Length?) -> [Length]? {
         let keyword: [String: (axis: Int?, value: Length)] = ["left": (0, .percent(0)), "right": (0, .percent(100)), "top": (1, .percent(0)),
                                                               "bottom": (1, .percent(100)), "center": (nil, .percent(50))]
         var out: [Length?] = [nil, nil]
@@ -311,7 +319,7 @@ struct PropertyParser {
             else { positionWords.append(lower) }
         }
         if !positionWords.isEmpty {
-            guard let p = position(positionWords.joined(separator: " "), length: length) else { return false }
+            guard let p = Self.position(positionWords.joined(separator: " "), length: length) else { return false }
             s.backgroundPosition = p
         }
         if !sizeWords.isEmpty {
