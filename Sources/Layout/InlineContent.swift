@@ -166,7 +166,7 @@ extension LayoutEngine {
         func flush() {
             defer { inline.removeAll() }
             guard var p = makeParagraph(inline, container: s, width: nil) else { return }
-            if minimum { p.width = 0; p.maxLines = nil }
+            if minimum { p.width = 0; p.maxLines = nil; p.breaksWords = s.breaksAnywhere }
             p.wraps = minimum
             widths.append(fonts.measure(p).width)
         }

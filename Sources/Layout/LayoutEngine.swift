@@ -104,7 +104,7 @@ public final class LayoutEngine {
         // A height from aspect-ratio is a preferred one: content taller than it wins (Sizing 4 §5.1).
         var heightFromRatio = false
         if definiteHeight == nil, let ratio = s.aspectRatio, ratio > 0 {
-            definiteHeight = (s.borderBoxSizing ? width : contentWidth) / ratio + (s.borderBoxSizing ? 0 : frame.vertical)
+            definiteHeight = ((s.borderBoxSizing ? width : contentWidth) / ratio + (s.borderBoxSizing ? 0 : frame.vertical)).clampedLength
             heightFromRatio = s.minHeight == .auto && !s.overflowHidden
         }
         if definiteHeight == nil, let intrinsic, intrinsic.width > 0 {
@@ -382,7 +382,13 @@ public final class LayoutEngine {
             case .matrix(let v): m = m.concatenating(Affine(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
             }
         }
-        return m.concatenating(.translation(-ox, -oy))
+        m = m.concatenating(.translation(-ox, -oy))
+        // One that overflows what a page can show (scale(1e308), three scale(1e4)s) is drawn as
+        // Chromium draws a matrix it cannot invert: not at all.
+        guard [m.a, m.b, m.c, m.d].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else { return Affine(a: 0, d: 0) }
+        m.tx = m.tx.clampedLength
+        m.ty = m.ty.clampedLength
+        return m
     }
 
     /// background-size and background-position against the padding box (Backgrounds 3 §3.6, §3.9).

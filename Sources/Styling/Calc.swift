@@ -107,7 +107,8 @@ private struct CalcParser {
         guard var e = value() else { return nil }
         while let op = peek(), op == "*" || op == "/" {
             index += 1
-            guard let rhs = value() else { return nil }
+            // The divisor is a number (§10.8), and not zero.
+            guard let rhs = value(), op == "*" || (!rhs.hasPercent && rhs.resolve(nil).map { $0 != 0 && $0.isFinite } == true) else { return nil }
             e = op == "*" ? .product(e, rhs) : .quotient(e, rhs)
         }
         return e

@@ -87,6 +87,8 @@ public struct ComputedStyle: Sendable, Equatable {
     public var whiteSpace = WhiteSpace.normal
     public var rightToLeft = false
     public var breaksWords = false
+    /// `overflow-wrap: anywhere`: a word's break opportunities count towards min-content too.
+    public var breaksAnywhere = false
     public var customProperties: [String: String] = [:]
     // Text (not inherited)
     public var underline = false, lineThrough = false
@@ -106,7 +108,7 @@ public struct ComputedStyle: Sendable, Equatable {
         var s = ComputedStyle()
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
         s.lineHeight = lineHeight; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
-        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.customProperties = customProperties
+        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.customProperties = customProperties
         s.textShadows = textShadows
         return s
     }

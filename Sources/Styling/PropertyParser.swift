@@ -227,10 +227,14 @@ struct PropertyParser {
             return lower == "none" || s.underline || s.lineThrough
         case "white-space": return set(ComputedStyle.WhiteSpace(rawValue: lower)) { s.whiteSpace = $0 }
         case "overflow-wrap", "word-wrap", "word-break":
-            s.breaksWords = ["anywhere", "break-word", "break-all"].contains(lower)
-            return s.breaksWords || lower == "normal" || lower == "keep-all"
+            // break-word breaks a word only where a line needs it; anywhere (and break-all,
+            // drawn as anywhere) also lets min-content sizes break there.
+            guard ["normal", "anywhere", "break-word", "break-all"].contains(lower) else { return false }
+            s.breaksWords = lower != "normal"
+            s.breaksAnywhere = lower == "anywhere" || lower == "break-all"
+            return true
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
-        case "unicode-bidi": s.bidiPlaintext = lower == "plaintext"; return ["normal", "plaintext", "isolate"].contains(lower)
+        case "unicode-bidi": s.bidiPlaintext = lower == "plaintext"; return ["normal", "plaintext"].contains(lower)
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
         case "-webkit-box-orient": return true // the line-clamp idiom
