@@ -150,11 +150,32 @@ extension MockupRenderer {
         var composition = try job.stage.compose(view, context: context, customView: customView) {
             images.entries[$0] != nil ? $0 : Self.templateURL($0, project: job.project)
         }
+        composition.warnings += loadFontFaces(composition.sheets, job: job)
         let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance)
             .resolve(composition.document.body, file: composition.document.file)
         composition.warnings += styleWarnings
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
         return (composition, styled, engine.layout(styled, width: job.device.width, language: job.language))
+    }
+
+    /// The templates' @font-face files: each `url()` a file inside the media roots (the rule
+    /// images follow), loaded into the fonts under the rule's family name; the page links a copy.
+    func loadFontFaces(_ sheets: [Stylesheet], job: Job) -> [TemplateWarning] {
+        var warnings: [TemplateWarning] = []
+        for sheet in sheets {
+            for face in sheet.fontFaces {
+                let files = face.sources.compactMap { src in Sanitizer.localURL(src).flatMap { job.project.service.mediaFile($0, in: job.project.folder) }.map { (src, $0) } }
+                    .filter { FileManager.default.fileExists(atPath: $0.1.path) }
+                if let (src, file) = files.first(where: { fonts.addFace(file: $0.1.path, family: face.family) }) {
+                    fontFaces[job.project.folder.path + "|" + src] = file
+                } else {
+                    warnings.append(TemplateWarning(file: sheet.file, line: face.line, message: files.isEmpty
+                        ? "@font-face \"\(face.family)\": \(face.sources.joined(separator: ", ")) is not a file inside the media roots (\(job.project.service.mediaRoots.joined(separator: ", ")))"
+                        : "@font-face \"\(face.family)\": \(files.map { job.project.relativePath($0.1) }.joined(separator: ", ")) is not a font file fontconfig can read"))
+                }
+            }
+        }
+        return warnings
     }
 
     /// The file a page shows for `src`, written once per output folder and named by its content
@@ -169,10 +190,16 @@ extension MockupRenderer {
             bytes = try PNGCodec.encode(try Thumbnailer.thumbnail(entry.bytes, width: side, height: side, fit: .fit), scale: job.device.scale)
             ext = "png"
         }
-        let name = "media/\(SHA256.hex(bytes).prefix(20)).\(ext.isEmpty ? "img" : ext)"
+        let name = try sharedFile(bytes, extension: ext.isEmpty ? "img" : ext, job: job)
+        mediaNames[key] = name
+        return name
+    }
+
+    /// `media/<hash>.<ext>` in the output folder, written once.
+    func sharedFile(_ bytes: [UInt8], extension ext: String, job: Job) throws -> String {
+        let name = "media/\(SHA256.hex(bytes).prefix(20)).\(ext)"
         let target = job.options.outputFolder.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: target.path) { try OutputFile.write(bytes, to: target) }
-        mediaNames[key] = name
         return name
     }
 
@@ -204,9 +231,14 @@ extension MockupRenderer {
         }
         if options.formats.contains("html") {
             let n = context.notification
-            let page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
+            var page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, background: background, language: job.language)
+            for face in composition.sheets.flatMap(\.fontFaces) {
+                for src in face.sources { if let file = fontFaces[job.project.folder.path + "|" + src], let bytes = FileManager.default.contents(atPath: file.path) {
+                    page.fontFiles[src] = "../" + (try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job))
+                } }
+            }
             let url = folder.appendingPathComponent(stem + ".html")
             var shared: [String: String] = [:]
             for (src, entry) in images.entries where !entry.fileName.isEmpty { shared[src] = "../" + (try sharedMedia(src, entry, job: job)) }

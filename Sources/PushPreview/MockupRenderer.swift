@@ -20,6 +20,8 @@ public final class MockupRenderer {
     var saidForPayload: Set<String> = []
     /// Shared media files already written in this run, by content and size.
     var mediaNames: [String: String] = [:]
+    /// The @font-face files loaded so far, by project folder and the `url()` a template gave.
+    var fontFaces: [String: URL] = [:]
     private var stages: [URL: ContentStage] = [:]
     func localizer(_ job: Job) -> Localizer {
         Localizer.shared(projectFolder: job.project.folder, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")

@@ -13,6 +13,8 @@ public enum HTMLWriter {
         public var width: Double
         public var background: RGBA
         public var language: String
+        /// Where the page finds each @font-face `url()` the PNG renderer loaded (beside the page).
+        public var fontFiles: [String: String] = [:]
         public init(title: String, body: Element, sheets: [Stylesheet], appearance: Appearance, width: Double, background: RGBA, language: String) {
             self.title = title; self.body = body; self.sheets = sheets; self.appearance = appearance
             self.width = width; self.background = background; self.language = language
@@ -41,7 +43,7 @@ public enum HTMLWriter {
     public static let contentSecurityPolicy = "\(lockedDown); img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
 
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
-        let css = page.sheets.map { $0.css(for: page.appearance) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let css = page.sheets.map { $0.css(for: page.appearance) { page.fontFiles[$0] } }.filter { !$0.isEmpty }.joined(separator: "\n")
         return """
         <!DOCTYPE html>
         <html lang="\(escapeHTML(page.language))"\(isRightToLeftLanguage(page.language) ? " dir=\"rtl\"" : "")>

@@ -17,6 +17,13 @@ public struct Stylesheet: Sendable {
 
     public var file: String
     public var rules: [Rule] = []
+    /// `@font-face` rules (CSS Fonts 4 §4): a family name and the `url()`s of its files.
+    public struct FontFace: Sendable, Equatable {
+        public var family: String
+        public var sources: [String]
+        public var line: Int
+    }
+    public var fontFaces: [FontFace] = []
     public var warnings: [TemplateWarning] = []
 
     /// Parses `css`; `firstLine` is where it starts in the template (for messages).
@@ -40,6 +47,10 @@ public struct Stylesheet: Sendable {
                 let lower = prelude.lowercased()
                 if lower.hasPrefix("@media"), let scheme = Self.colorScheme(in: lower) {
                     parseRules(&s, colorScheme: scheme, nested: true)
+                } else if lower.trimmed == "@font-face" {
+                    let body = s.read(until: ["}"], nestedBraces: true)
+                    s.advance()
+                    fontFace(Self.declarations(body, line: line), line: line)
                 } else {
                     warn(line, "\(prelude.trimmed) is not supported (only @media (prefers-color-scheme: …)); its rules are ignored")
                     s.skipBlock()
@@ -65,6 +76,23 @@ public struct Stylesheet: Sendable {
             }
             rules.append(Rule(selectors: selectors, declarations: declarations, colorScheme: colorScheme))
         }
+    }
+
+    private mutating func fontFace(_ declarations: [Declaration], line: Int) {
+        let family = declarations.last { $0.property == "font-family" }?.value.trimmed.trimmingCharacters(in: "\"'")
+        let sources = (declarations.last { $0.property == "src" }?.value).map { splitTopLevel($0, separator: ",") } ?? []
+        let urls = sources.compactMap { source -> String? in
+            let t = source.trimmed
+            guard t.lowercased().hasPrefix("url("), let close = t.firstIndex(of: ")") else { return nil }
+            return String(t[t.index(t.startIndex, offsetBy: 4)..<close]).trimmed.trimmingCharacters(in: "\"'")
+        }
+        guard let family, !family.isEmpty, !urls.isEmpty else {
+            return warn(line, "@font-face needs a font-family and a src with a url() of the font file; ignored")
+        }
+        for d in declarations where !["font-family", "src", "font-display"].contains(d.property) {
+            warn(d.line, "@font-face \(d.property) is not supported by the PNG renderer (the file's own weight and style are used)")
+        }
+        fontFaces.append(FontFace(family: family, sources: urls, line: line))
     }
 
     /// This sheet's rules confined to the element with `id` and what is inside it: `body` and

@@ -85,6 +85,55 @@ public final class FontSystem {
         fontMap = map
     }
 
+    /// Font files a template brought with @font-face, and the CSS family each is known by.
+    private var addedFaces: [String: String] = [:]
+
+    /// Loads `file` for `@font-face { font-family: family }`: added to the private fontconfig
+    /// set under its own family names, with `family` an alias for the first. False when the file
+    /// is not a font fontconfig reads. Text shaped before keeps its layout caches (cleared here).
+    public func addFace(file: String, family: String) -> Bool {
+        if let known = addedFaces[file] { return known == family || addAlias(family, for: file) }
+        guard let config = pango_fc_font_map_get_config(cpango_fc_font_map(fontMap)) else { return false }
+        let before = applicationFonts(config).count
+        let added = file.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        guard added != 0, applicationFonts(config).count > before else { return false }
+        addedFaces[file] = family
+        return addAlias(family, for: file)
+    }
+
+    private func addAlias(_ family: String, for file: String) -> Bool {
+        guard let config = pango_fc_font_map_get_config(cpango_fc_font_map(fontMap)),
+              let own = applicationFonts(config).first(where: { $0.file == file })?.family else { return false }
+        let escape = { (t: String) in t.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+        let rule = """
+        <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
+        <alias binding="same"><family>\(escape(family))</family><prefer><family>\(escape(own))</family></prefer></alias></fontconfig>
+        """
+        _ = rule.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 0) }
+        pango_fc_font_map_config_changed(cpango_fc_font_map(fontMap))
+        for (_, context) in contexts { cpango_unref(UnsafeMutableRawPointer(context)) }
+        contexts = [:]
+        for (_, layout) in layouts { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        layouts = [:]
+        metricsCache = [:]
+        families.insert(family.lowercased())
+        return true
+    }
+
+    /// The file and first family of every font added to `config` by path.
+    private func applicationFonts(_ config: OpaquePointer) -> [(file: String, family: String)] {
+        guard let set = FcConfigGetFonts(config, FcSetApplication) else { return [] }
+        var out: [(String, String)] = []
+        for i in 0..<Int(set.pointee.nfont) {
+            guard let pattern = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?, family: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch,
+                  let file, let family else { continue }
+            out.append((String(cString: file), String(cString: family)))
+        }
+        return out
+    }
+
     /// The families the loaded fonts provide (and the generic names our config maps), lowercased.
     private lazy var families: Set<String> = {
         var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?

@@ -16,7 +16,7 @@ struct EscapeTests {
         return folder
     }
 
-    struct Seen: Decodable { var resources: [String]; var images: [Image]; var text: String; var navigated: Bool
+    struct Seen: Decodable { var resources: [String]; var images: [Image]; var text: String; var navigated: Bool; var fonts: [String]
         struct Image: Decodable { var src: String; var loaded: Bool } }
 
     func openInChromium(_ pages: [String]) throws -> [Seen]? {
