@@ -72,7 +72,7 @@ extension LayoutEngine {
     /// `heightLimits`: the container's min- and max-height as content heights, which decide an
     /// auto-height container's size (§9.2 step 4, §9.4 step 8).
     func layoutFlex(_ container: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
-                    heightLimits: (min: Double, max: Double) = (0, .infinity)) -> (items: [SceneItem], height: Double) {
+                    heightLimits: (min: Double, max: Double) = (0, .infinity)) -> (items: [SceneItem], height: Double, natural: Double) {
         let s = container.style
         var context = FlexContext(style: s, contentWidth: contentWidth, contentHeight: contentHeight)
         let row = context.row
@@ -82,10 +82,8 @@ extension LayoutEngine {
         func clampHeight(_ h: Double) -> Double { min(max(h, heightLimits.min), heightLimits.max) }
 
         // §9.2 step 4: an auto-height column is as tall as its items, within min- and max-height.
-        if !row, contentHeight == nil, heightLimits != (0, .infinity) {
-            let gaps = context.gap * Double(max(0, items.count - 1))
-            context.innerMain = clampHeight(items.reduce(0) { $0 + $1.hypothetical + $1.margin.vertical } + gaps)
-        }
+        let columnContent = items.reduce(0) { $0 + $1.hypothetical + $1.margin.vertical } + context.gap * Double(max(0, items.count - 1))
+        if !row, contentHeight == nil, heightLimits != (0, .infinity) { context.innerMain = clampHeight(columnContent) }
 
         // §9.3: one line, or as many as the main size holds when wrapping.
         var lines: [[FlexItem]] = []
@@ -146,7 +144,9 @@ extension LayoutEngine {
             cursor += line.cross + between
         }
         let height = row ? (contentHeight ?? containerCross) : (context.innerMain ?? (laidOut.map(\.main).max() ?? 0))
-        return (out, height)
+        // What the content alone asks for, before the container's own min- and max-height.
+        let natural = row ? used : (context.innerMain == nil ? height : columnContent)
+        return (out, height, natural)
     }
 
     /// A flex or grid container's items (Flexbox §4, Grid §6): each in-flow child element,
@@ -194,8 +194,9 @@ extension LayoutEngine {
         }
         else if c.row { item.base = maxContentWidth(el) - item.margin.horizontal }
         else {
+            // The content's height: min- and max-height clamp the hypothetical size, not the base.
             item.base = layoutBox(el, cbWidth: c.contentWidth, cbHeight: nil,
-                                  forcedWidth: crossSizeForColumn(el, c, item.margin), formattingRoot: true).box.frame.height
+                                  forcedWidth: crossSizeForColumn(el, c, item.margin), formattingRoot: true).box.unclampedHeight
         }
         // §4.5: the automatic minimum size is the content's min-content size, unless it clips.
         let explicitMin = cs.borderBoxSize(c.row ? cs.minWidth : cs.minHeight, base: c.innerMain, frame: mainFrame)

@@ -117,9 +117,15 @@ public final class LayoutEngine {
         box.isAbsolute = s.position == .absolute
         box.insets = frame
         /// The border-box height from the content's: the definite one if any, then min/max.
+        var unclampedHeight = 0.0
         func finalHeight(_ used: Double) -> Double {
-            let h = heightFromRatio ? max(definiteHeight!, used + frame.vertical) : definiteHeight ?? (used + frame.vertical)
-            return forcedHeight == nil ? s.clampHeight(h, cbHeight: cbHeight, frame: frame.vertical) : h
+            var h = heightFromRatio ? max(definiteHeight!, used + frame.vertical) : definiteHeight ?? (used + frame.vertical)
+            unclampedHeight = h
+            guard forcedHeight == nil else { return h }
+            // min-/max-height: max-content and the like are the content's height (Sizing 3 §5).
+            if case .intrinsic = s.maxHeight { h = min(h, used + frame.vertical) }
+            if case .intrinsic = s.minHeight { h = max(h, used + frame.vertical) }
+            return s.clampHeight(h, cbHeight: cbHeight, frame: frame.vertical)
         }
         let height: Double
         if let intrinsic {
@@ -142,6 +148,7 @@ public final class LayoutEngine {
             let flex = layoutFlex(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top), heightLimits: limits)
             box.items += flex.items
             height = finalHeight(flex.height)
+            if definiteHeight == nil { unclampedHeight = flex.natural + frame.vertical }
         } else {
             // CSS 2.1 §8.3.1: with nothing between them, a box's margins collapse with its first
             // and last children's, unless the box starts a formatting context.
@@ -157,6 +164,7 @@ public final class LayoutEngine {
             if throughBottom { margin.bottom = collapse(margin.bottom, flow.trailingMargin) }
         }
         box.frame.height = height
+        box.unclampedHeight = unclampedHeight
         decorate(&box, s, width: width, height: height)
         box.backgroundImage = backgroundImage(s, width: width, height: height)
         layoutAbsolutes(el, in: &box)
@@ -304,10 +312,12 @@ public final class LayoutEngine {
             let left = s.left.resolve(cbWidth), right = s.right.resolve(cbWidth)
             let top = s.top.resolve(cbHeight), bottom = s.bottom.resolve(cbHeight)
             let margin = s.marginEdges(cbWidth)
+            // Insets on both sides give the size; never less than the padding and borders.
+            let frame = s.frame(cbWidth)
             var forcedWidth: Double?
-            if s.width == .auto, let left, let right { forcedWidth = max(0, cbWidth - left - right - margin.horizontal) }
+            if s.width == .auto, let left, let right { forcedWidth = max(frame.horizontal, cbWidth - left - right - margin.horizontal) }
             var forcedHeight: Double?
-            if s.height == .auto, let top, let bottom { forcedHeight = max(0, cbHeight - top - bottom - margin.vertical) }
+            if s.height == .auto, let top, let bottom { forcedHeight = max(frame.vertical, cbHeight - top - bottom - margin.vertical) }
             var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                                    shrinkToFit: true, formattingRoot: true)
             let w = placed.box.frame.width, h = placed.box.frame.height

@@ -52,6 +52,8 @@ public struct SceneBox: Sendable {
     public internal(set) var serial = 0
     var isAbsolute = false
     var containsAbsolutes = false
+    /// The border-box height before min- and max-height: a flex column's base size for the item.
+    var unclampedHeight = 0.0
     var insets = Edges()
     var staticTops: [Int: Double] = [:]
 

@@ -7,7 +7,7 @@ extension LayoutEngine {
     func resolvingSizeKeywords(_ el: StyledElement, cbWidth: Double, cbHeight: Double?) -> StyledElement {
         let s = el.style
         let sizes = [s.width, s.minWidth, s.maxWidth, s.height, s.minHeight, s.maxHeight, s.flexBasis]
-        guard sizes.contains(where: { if case .intrinsic = $0 { true } else { false } }) else { return el }
+        guard sizes.contains(where: { if case .intrinsic(let k) = $0 { k == .stretch || ![s.height, s.minHeight, s.maxHeight].contains($0) } else { false } }) else { return el }
         let margin = s.marginEdges(cbWidth), frame = s.frame(cbWidth)
         /// A border-box size as this box's box-sizing measures it.
         func measured(_ borderBox: Double, _ frame: Double) -> Length { .points(max(0, s.borderBoxSizing ? borderBox : borderBox - frame)) }
@@ -23,10 +23,11 @@ extension LayoutEngine {
             case .stretch: return measured(available, frame.horizontal)
             }
         }
-        // A block's content-based heights are its auto height; stretch fills a definite one.
+        // A block's content-based heights are its auto height (kept as keywords: placing the box
+        // compares them with its content); stretch fills a definite containing block.
         func height(_ l: Length) -> Length {
-            guard case .intrinsic(let keyword) = l else { return l }
-            guard keyword == .stretch, let cbHeight else { return .auto }
+            guard case .intrinsic(let keyword) = l, keyword == .stretch else { return l }
+            guard let cbHeight else { return .auto }
             return measured(cbHeight - margin.vertical, frame.vertical)
         }
         var out = el
