@@ -77,7 +77,7 @@ extension LayoutEngine {
         var context = FlexContext(style: s, contentWidth: contentWidth, contentHeight: contentHeight)
         let row = context.row
         let items = layoutItems(container).map {
-            hypotheticalSize(resolvingSizeKeywords($0, cbWidth: contentWidth, cbHeight: contentHeight), context)
+            hypotheticalSize($0.style.hasSizeKeywords ? resolvingSizeKeywords($0, cbWidth: contentWidth, cbHeight: contentHeight) : $0, context)
         }
         func clampHeight(_ h: Double) -> Double { min(max(h, heightLimits.min), heightLimits.max) }
 
@@ -228,7 +228,8 @@ extension LayoutEngine {
         if c.align(el) == .stretch, cs.margin[1] != .auto, cs.margin[3] != .auto, c.singleLine || line != nil {
             return cs.clampWidth(room, cbWidth: c.contentWidth, frame: frame)
         }
-        let fit = min(maxContentWidth(el) - margin.horizontal, max(minContentWidth(el) - margin.horizontal, room))
+        let most = maxContentWidth(el) - margin.horizontal
+        let fit = most <= room ? most : min(most, max(minContentWidth(el) - margin.horizontal, room))
         return cs.clampWidth(fit, cbWidth: c.contentWidth, frame: frame)
     }
 }

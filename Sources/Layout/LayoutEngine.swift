@@ -74,9 +74,12 @@ public final class LayoutEngine {
         return placed
     }
 
-    private func placeBox(_ element: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
+    private func placeBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
                           forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool) -> Placed {
-        let el = resolvingSizeKeywords(element, cbWidth: cbWidth, cbHeight: cbHeight)
+        if el.style.hasSizeKeywords {
+            return placeBox(resolvingSizeKeywords(el, cbWidth: cbWidth, cbHeight: cbHeight), cbWidth: cbWidth, cbHeight: cbHeight,
+                            forcedWidth: forcedWidth, forcedHeight: forcedHeight, shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+        }
         let s = el.style
         let frame = s.frame(cbWidth)
         var margin = s.marginEdges(cbWidth)
@@ -216,7 +219,7 @@ public final class LayoutEngine {
                 above.add(placed.margin.top)
                 placed.box.frame.x = origin.0 + placed.margin.left
                 placed.box.frame.y = origin.1 + y + (atTop ? 0 : above.value)
-                if atTop { leading.add(placed.margin.top, placed.margin.bottom) } else { pending.add(placed.margin.top, placed.margin.bottom) }
+                if atTop { leading.add(placed.margin.top); leading.add(placed.margin.bottom) } else { pending.add(placed.margin.top); pending.add(placed.margin.bottom) }
                 items.append(.box(placed.box))
                 continue
             }
@@ -261,7 +264,7 @@ public final class LayoutEngine {
     struct AdjoiningMargins {
         var positive = 0.0, negative = 0.0
         var value: Double { positive + negative }
-        mutating func add(_ margins: Double...) { for m in margins { positive = max(positive, m); negative = min(negative, m) } }
+        mutating func add(_ m: Double) { positive = max(positive, m); negative = min(negative, m) }
     }
 
     /// A block whose top and bottom margins adjoin (§8.3.1): no height, border, padding or
@@ -369,11 +372,11 @@ public final class LayoutEngine {
         box.radii = resolveRadii(s, width: width, height: height)
         box.clipsContent = s.overflowHidden
         box.opacity = s.opacity
-        box.isPositioned = s.position != .static || s.opacity < 1 || !s.transforms.isEmpty || s.filterBlur != nil || s.backdropBlur != nil
+        box.isPositioned = s.position != .static || s.opacity < 1 || s.containsAbsolutes
         box.containsAbsolutes = s.containsAbsolutes
-        box.transform = transform(s, width: width, height: height)
-        box.filterBlur = s.filterBlur
-        box.backdropBlur = s.backdropBlur
+        if s.layeringStorage != nil {
+            box.layering = Boxed(SceneBox.Layering(transform: transform(s, width: width, height: height), filterBlur: s.filterBlur, backdropBlur: s.backdropBlur))
+        }
     }
 
     /// The transform list as one matrix about the transform origin (CSS Transforms 1 §6);

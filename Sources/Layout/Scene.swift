@@ -38,11 +38,18 @@ public struct SceneBox: Sendable {
     /// Positioned, transformed, filtered or translucent: painted after the in-flow content, as
     /// a layer of its own (CSS 2.1 Appendix E, Transforms 1 §2, Color 4 §15).
     public var isPositioned = false
-    /// The box's 2D transform, about its border box's top-left corner (origin included).
-    public var transform: Affine?
-    /// `filter: blur()` over the box and its content; `backdrop-filter: blur()` of what is behind it.
-    public var filterBlur: Double?
-    public var backdropBlur: Double?
+    /// The box's 2D transform, about its border box's top-left corner (origin included);
+    /// `filter: blur()` over the box and its content; `backdrop-filter: blur()` of what is
+    /// behind it. Held by reference (few boxes have them; boxes are copied often).
+    public struct Layering: Sendable, Equatable {
+        public var transform: Affine?
+        public var filterBlur: Double?
+        public var backdropBlur: Double?
+    }
+    public var layering: Boxed<Layering>?
+    public var transform: Affine? { layering?.value.transform }
+    public var filterBlur: Double? { layering?.value.filterBlur }
+    public var backdropBlur: Double? { layering?.value.backdropBlur }
     public var items: [SceneItem] = []
     /// Where the box came from, for `--layout-json` and messages.
     public var source: SourceInfo

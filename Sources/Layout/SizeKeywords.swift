@@ -6,8 +6,7 @@ import Styling
 extension LayoutEngine {
     func resolvingSizeKeywords(_ el: StyledElement, cbWidth: Double, cbHeight: Double?) -> StyledElement {
         let s = el.style
-        let sizes = [s.width, s.minWidth, s.maxWidth, s.height, s.minHeight, s.maxHeight, s.flexBasis]
-        guard sizes.contains(where: { if case .intrinsic(let k) = $0 { k == .stretch || ![s.height, s.minHeight, s.maxHeight].contains($0) } else { false } }) else { return el }
+        guard s.hasSizeKeywords else { return el }
         let margin = s.marginEdges(cbWidth), frame = s.frame(cbWidth)
         /// A border-box size as this box's box-sizing measures it.
         func measured(_ borderBox: Double, _ frame: Double) -> Length { .points(max(0, s.borderBoxSizing ? borderBox : borderBox - frame)) }

@@ -125,12 +125,16 @@ public struct PNGPainter {
             roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
             cairo_clip(cr)
         }
-        let inFlow = box.items.filter { if case .box(let b) = $0 { return !b.isPositioned }; return true }
+        var inFlow: [SceneItem] = [], positioned: [SceneBox] = []
+        for item in box.items {
+            if case .box(let b) = item, b.isPositioned { positioned.append(b) } else { inFlow.append(item) }
+        }
         // Layers in document order, wherever layout put them (absolute boxes join their
         // containing block after its in-flow content).
-        let positioned = box.items.compactMap { item -> SceneBox? in if case .box(let b) = item, b.isPositioned { b } else { nil } }
-            .enumerated().sorted { ($0.element.serial, $0.offset) < ($1.element.serial, $1.offset) }.map { SceneItem.box($0.element) }
-        for item in inFlow + positioned {
+        if !zip(positioned, positioned.dropFirst()).allSatisfy({ $0.serial <= $1.serial }) {
+            positioned = positioned.enumerated().sorted { ($0.element.serial, $0.offset) < ($1.element.serial, $1.offset) }.map(\.element)
+        }
+        for item in inFlow + positioned.map(SceneItem.box) {
             switch item {
             case .box(let child): draw(child, cr, &warnings)
             case .text(let text):

@@ -1,9 +1,10 @@
 import Checked
+import Foundation
 
 /// `calc()`, `min()`, `max()` and `clamp()` (CSS Values 4 §10): a tree of points and
 /// percentages, resolved once layout knows what percentages refer to. Font-relative units are
 /// points already; a sum with no percentage in it is folded into a plain length when read.
-public indirect enum CalcExpression: Sendable, Equatable {
+public indirect enum CalcExpression: Sendable, Hashable {
     case points(Double)
     case percent(Double)
     case number(Double)
@@ -44,6 +45,37 @@ public indirect enum CalcExpression: Sendable, Equatable {
         guard let e = parser.function(), parser.atEnd else { return nil }
         return e
     }
+}
+
+/// A math function as a `Length` holds it: a number into a process-wide table where each
+/// distinct expression is stored once. Length stays a plain value, so the cascade copies styles
+/// without reference counting; equal expressions get equal references.
+public struct CalcReference: Sendable, Hashable {
+    let index: Int
+    public var expression: CalcExpression { CalcTable.shared.expression(index) }
+    public func resolve(_ base: Double?) -> Double? { expression.resolve(base)?.clampedLength }
+
+    /// Nil once the table holds `CalcTable.limit` distinct expressions (the value is refused).
+    static func intern(_ e: CalcExpression) -> CalcReference? { CalcTable.shared.intern(e).map(CalcReference.init) }
+}
+
+final class CalcTable: @unchecked Sendable {
+    static let shared = CalcTable()
+    static let limit = 100_000
+    private let lock = NSLock()
+    private var expressions: [CalcExpression] = []
+    private var indices: [CalcExpression: Int] = [:]
+
+    func intern(_ e: CalcExpression) -> Int? {
+        lock.withLock {
+            if let known = indices[e] { return known }
+            guard expressions.count < Self.limit else { return nil }
+            expressions.append(e)
+            indices[e] = expressions.count - 1
+            return expressions.count - 1
+        }
+    }
+    func expression(_ index: Int) -> CalcExpression { lock.withLock { expressions[index] } }
 }
 
 /// A recursive-descent reader over the tokens of one math function, depth-limited.

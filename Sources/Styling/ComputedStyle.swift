@@ -1,5 +1,13 @@
 import Typography
 
+/// A value held by reference, for what few styles and boxes have: copying the holder then costs
+/// one retain, or nothing when it is nil. Never changed once made.
+public final class Boxed<Value: Sendable & Equatable>: Sendable, Equatable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
+    public static func == (a: Boxed, b: Boxed) -> Bool { a === b || a.value == b.value }
+}
+
 /// Every CSS property the engine supports, with its computed value for one element.
 /// Lengths in em/rem are already points; percentages wait for layout.
 public struct ComputedStyle: Sendable, Equatable {
@@ -37,12 +45,24 @@ public struct ComputedStyle: Sendable, Equatable {
     public var backgroundColor = RGBA.clear
     public var backgroundGradient: Gradient?
     public var boxShadows: [BoxShadow] = []
-    /// 2D transforms about `transformOrigin` (fractions or points of the border box).
-    public var transforms: [TransformFunction] = []
-    public var transformOrigin: [Length] = [.percent(50), .percent(50)]
-    /// `filter: blur()` and `backdrop-filter: blur()`, as standard deviations in points.
-    public var filterBlur: Double?
-    public var backdropBlur: Double?
+    /// Transforms and filters, which few boxes have: held by reference, as the grid is.
+    public struct Layering: Sendable, Equatable {
+        /// 2D transforms about `transformOrigin` (fractions or points of the border box).
+        public var transforms: [TransformFunction] = []
+        public var transformOrigin: [Length] = [.percent(50), .percent(50)]
+        /// `filter: blur()` and `backdrop-filter: blur()`, as standard deviations in points.
+        public var filterBlur: Double?
+        public var backdropBlur: Double?
+    }
+    public private(set) var layeringStorage: Boxed<Layering>?
+    public var layering: Layering {
+        get { layeringStorage?.value ?? Layering() }
+        set { layeringStorage = Boxed(newValue) }
+    }
+    public var transforms: [TransformFunction] { get { layering.transforms } set { layering.transforms = newValue } }
+    public var transformOrigin: [Length] { get { layering.transformOrigin } set { layering.transformOrigin = newValue } }
+    public var filterBlur: Double? { get { layering.filterBlur } set { layering.filterBlur = newValue } }
+    public var backdropBlur: Double? { get { layering.backdropBlur } set { layering.backdropBlur = newValue } }
     public var objectFit = ObjectFit.fill
     /// object-position, as fractions or points from the left/top (default 50% 50%).
     public var objectPosition: [Length] = [.percent(50), .percent(50)]
@@ -69,7 +89,12 @@ public struct ComputedStyle: Sendable, Equatable {
     public var order = 0
 
     // Grid (and the justify-* alignment grid items use)
-    public var grid = GridStyle()
+    /// Only grids and their items have one, held by reference: the cascade copies styles often.
+    private var gridStorage: Boxed<GridStyle>?
+    public var grid: GridStyle {
+        get { gridStorage?.value ?? GridStyle() }
+        set { gridStorage = Boxed(newValue) }
+    }
     public var justifyItems = Align.normal
     public var justifySelf = Align.auto
 
@@ -122,7 +147,16 @@ public struct ComputedStyle: Sendable, Equatable {
 
     public var isFlexRow: Bool { flexDirection == .row || flexDirection == .rowReverse }
 
+    /// Whether a width, height or limit is a sizing keyword layout must first turn into a length
+    /// (heights keep their content keywords: placing the box reads them).
+    public var hasSizeKeywords: Bool {
+        func keyword(_ l: Length) -> Bool { if case .intrinsic = l { true } else { false } }
+        func stretch(_ l: Length) -> Bool { l == .intrinsic(.stretch) }
+        return keyword(width) || keyword(minWidth) || keyword(maxWidth) || keyword(flexBasis)
+            || stretch(height) || stretch(minHeight) || stretch(maxHeight)
+    }
+
     /// Whether the box is the containing block of absolutely positioned descendants: positioned,
     /// transformed or filtered (CSS Transforms 1 §2, Filter Effects 1 §5).
-    public var containsAbsolutes: Bool { position != .static || !transforms.isEmpty || filterBlur != nil || backdropBlur != nil }
+    public var containsAbsolutes: Bool { position != .static || layeringStorage != nil && (!transforms.isEmpty || filterBlur != nil || backdropBlur != nil) }
 }

@@ -6,6 +6,7 @@
 enum LogicalProperties {
     /// The physical declarations for `property: value`, or nil when it is not flow-relative.
     static func physical(_ property: String, _ value: String, rightToLeft: Bool) -> [(property: String, value: String)]? {
+        guard names.contains(property) else { return nil }
         let start = rightToLeft ? "right" : "left", end = rightToLeft ? "left" : "right"
         func side(_ word: Substring) -> String? {
             switch word {

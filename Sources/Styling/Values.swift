@@ -11,14 +11,14 @@ public enum Length: Sendable, Equatable {
     /// sizes from the content or the containing block, which layout puts in before it sizes a box.
     case intrinsic(IntrinsicSize)
     /// A math function with a percentage in it (one without is read as points).
-    case calc(CalcExpression)
+    case calc(CalcReference)
 
     /// Resolves against the containing block's size; auto gives nil.
-    public func resolve(_ base: Double?) -> Double? {
+    @inlinable public func resolve(_ base: Double?) -> Double? {
         switch self {
         case .points(let p): return p
         case .percent(let p): return base.map { $0 * p / 100 }
-        case .calc(let e): return e.resolve(base)?.clampedLength
+        case .calc(let e): return e.resolve(base)
         case .auto, .intrinsic: return nil
         }
     }
@@ -41,7 +41,7 @@ public enum Length: Sendable, Equatable {
         if t == "0" { return .points(0) }
         if ["calc(", "min(", "max(", "clamp("].contains(where: { t.hasPrefix($0) }) {
             guard let e = CalcExpression.parse(t, unit: { parse($0, fontSize: fontSize, rootFontSize: rootFontSize, allowAuto: false) }) else { return nil }
-            return e.hasPercent ? .calc(e) : e.resolve(nil).map { .points($0.clampedLength) }
+            return e.hasPercent ? CalcReference.intern(e).map { .calc($0) } : e.resolve(nil).map { .points($0.clampedLength) }
         }
         let units: [(String, Double)] = [("px", 1), ("pt", 4 / 3), ("pc", 16), ("in", 96), ("cm", 96 / 2.54), ("mm", 96 / 25.4), ("q", 96 / 101.6),
                                          ("rem", rootFontSize), ("em", fontSize), ("%", -1)]
