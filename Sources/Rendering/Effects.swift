@@ -243,31 +243,22 @@ func boxBlur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, strid
     // A window wider than the image averages it all: no need to go further.
     let radii = (0..<3).map { min(($0 < m ? lower : lower + 2) / 2, max(width, height)) }
     var line = [Int](repeating: 0, count: max(width, height))
-    for r in radii where r > 0 {
+    /// One box blur of `length` samples `step` bytes apart, through a running sum.
+    func pass(_ first: UnsafeMutablePointer<UInt8>, length: Int, step: Int, radius r: Int) {
         let window = 2 * r + 1
+        for i in 0..<length { line[i] = Int(first[i * step]) }
+        var sum = 0
+        for i in -r...r { sum += i >= 0 && i < length ? line[i] : 0 }
+        for i in 0..<length {
+            first[i * step] = UInt8((sum + window / 2) / window)
+            let add = i + r + 1, drop = i - r
+            sum += (add < length ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
+        }
+    }
+    for r in radii where r > 0 {
         for channel in 0..<channels {
-            for y in 0..<height { // horizontal
-                let row = data + y * stride + channel
-                for x in 0..<width { line[x] = Int(row[x * channels]) }
-                var sum = 0
-                for x in -r...r { sum += x >= 0 && x < width ? line[x] : 0 }
-                for x in 0..<width {
-                    row[x * channels] = UInt8((sum + window / 2) / window)
-                    let add = x + r + 1, drop = x - r
-                    sum += (add < width ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
-                }
-            }
-            for x in 0..<width { // vertical
-                let column = data + x * channels + channel
-                for y in 0..<height { line[y] = Int(column[y * stride]) }
-                var sum = 0
-                for y in -r...r { sum += y >= 0 && y < height ? line[y] : 0 }
-                for y in 0..<height {
-                    column[y * stride] = UInt8((sum + window / 2) / window)
-                    let add = y + r + 1, drop = y - r
-                    sum += (add < height ? line[add] : 0) - (drop >= 0 ? line[drop] : 0)
-                }
-            }
+            for y in 0..<height { pass(data + y * stride + channel, length: width, step: channels, radius: r) }
+            for x in 0..<width { pass(data + x * channels + channel, length: height, step: stride, radius: r) }
         }
     }
 }

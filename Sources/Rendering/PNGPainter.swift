@@ -294,16 +294,23 @@ public struct PNGPainter {
         let rect = Resampler.Rect(x: ((px0 - ux) / s - dest.x) / sx, y: ((py0 - uy) / s - dest.y) / sy,
                                   width: (px1 - px0) / s / sx, height: (py1 - py0) / s / sy)
         guard let pixels = try images.pixels(source, rect: rect, width: Int(saturating: px1 - px0), height: Int(saturating: py1 - py0)) else { return }
+        paint(pixels, clip: box, radii: radii, cr) { surface in
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, surface, px0, py0)
+        }
+    }
 
+    /// Paints decoded pixels inside the rounded `box`; `source` makes them cairo's source,
+    /// placed on the page.
+    fileprivate func paint(_ pixels: RGBAImage, clip box: Rect, radii: [Double], _ cr: OpaquePointer, source: (OpaquePointer) -> Void) {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
         var argb = pixels.argb32(stride: stride)
         argb.withUnsafeMutableBufferPointer { buffer in
-            let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))!
             cairo_save(cr)
             roundedRect(cr, box.x, box.y, box.width, box.height, radii)
             cairo_clip(cr)
-            cairo_identity_matrix(cr)
-            cairo_set_source_surface(cr, surface, px0, py0)
+            source(surface)
             cairo_paint(cr)
             cairo_restore(cr)
             cairo_surface_destroy(surface)
@@ -319,20 +326,11 @@ extension PNGPainter {
         let factor = abs(ctm.xx * ctm.yy - ctm.xy * ctm.yx).squareRoot()
         let pw = Int(saturating: min(4096, dest.width * factor), rounded: .up), ph = Int(saturating: min(4096, dest.height * factor), rounded: .up)
         guard pw > 0, ph > 0, let pixels = try images.pixels(source, rect: Resampler.Rect(x: 0, y: 0, width: size.width, height: size.height), width: pw, height: ph) else { return }
-        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixels.width)))
-        var argb = pixels.argb32(stride: stride)
-        argb.withUnsafeMutableBufferPointer { buffer in
-            let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(stride))
-            cairo_save(cr)
-            roundedRect(cr, box.x, box.y, box.width, box.height, radii)
-            cairo_clip(cr)
+        paint(pixels, clip: box, radii: radii, cr) { surface in
             cairo_translate(cr, dest.x, dest.y)
             cairo_scale(cr, dest.width / Double(pixels.width), dest.height / Double(pixels.height))
             cairo_set_source_surface(cr, surface, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint(cr)
-            cairo_restore(cr)
-            cairo_surface_destroy(surface)
         }
     }
 }
