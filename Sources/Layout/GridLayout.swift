@@ -16,10 +16,10 @@ extension LayoutEngine {
         let columnGap = s.columnGap.resolve(contentWidth) ?? 0, rowGap = s.rowGap.resolve(contentHeight) ?? 0
         let (items, columnTracks, rowTracks) = placeGridItems(container, cbWidth: contentWidth)
 
-        let columns = sizeTracks(columnTracks, available: contentWidth, gap: columnGap, items: items.map {
+        let columns = sizeTracks(columnTracks, available: contentWidth, gap: columnGap, stretch: stretches(s.justifyContent), items: items.map {
             ($0.columns, minContentWidth($0.el), maxContentWidth($0.el))
         })
-        let columnStarts = offsets(columns, gap: columnGap)
+        let columnStarts = offsets(columns, gap: columnGap, free: contentWidth, distribution: s.justifyContent)
         func span(_ r: Range<Int>, _ sizes: [Double], _ starts: [Double], _ gap: Double) -> (start: Double, size: Double) {
             (starts[r.lowerBound], sizes[r].reduce(0, +) + gap * Double(r.count - 1))
         }
@@ -40,8 +40,8 @@ extension LayoutEngine {
             let area = span(item.columns, columns, columnStarts, columnGap)
             return laidOut(item, area: (area.start, area.size), height: nil).box.frame.height + item.margin.vertical
         }
-        let rows = sizeTracks(rowTracks, available: contentHeight, gap: rowGap, items: zip(items, heights).map { ($0.rows, $1, $1) })
-        let rowStarts = offsets(rows, gap: rowGap)
+        let rows = sizeTracks(rowTracks, available: contentHeight, gap: rowGap, stretch: stretches(s.alignContent), items: zip(items, heights).map { ($0.rows, $1, $1) })
+        let rowStarts = offsets(rows, gap: rowGap, free: contentHeight, distribution: s.alignContent)
 
         var out: [SceneItem] = []
         for item in items {
@@ -178,7 +178,8 @@ extension LayoutEngine {
     /// track, spanning items' remaining needs shared out, free space up to each track's
     /// maximum, then the `fr` tracks' share; auto tracks take what is left (`normal` stretches).
     /// `available` nil: sized to content (max-content).
-    func sizeTracks(_ tracks: [GridTrack], available: Double?, gap: Double, items: [(span: Range<Int>, least: Double, most: Double)]) -> [Double] {
+    func sizeTracks(_ tracks: [GridTrack], available: Double?, gap: Double, stretch: Bool = false,
+                    items: [(span: Range<Int>, least: Double, most: Double)]) -> [Double] {
         guard !tracks.isEmpty else { return [] }
         func fixed(_ t: GridTrack) -> Double? { if case .length(let l) = t { return l.resolve(available) ?? 0 }; return nil }
         func flex(_ t: GridTrack) -> Double? { if case .fr(let f) = t.maximum { return f }; return nil }
@@ -241,7 +242,7 @@ extension LayoutEngine {
                 inflexible.formUnion(tooSmall)
             }
             for i in flexible { sizes[i] = inflexible.contains(i) ? base[i] : max(base[i], unit * flex(tracks[i])!) }
-        } else {
+        } else if stretch {
             // `normal` content distribution stretches the auto tracks into what is still free.
             let auto = tracks.indices.filter { tracks[$0].maximum == .auto }
             let left = available - gaps - sizes.reduce(0, +)
@@ -250,11 +251,32 @@ extension LayoutEngine {
         return sizes
     }
 
-    func offsets(_ sizes: [Double], gap: Double) -> [Double] {
-        var out: [Double] = [], x = 0.0
-        for s in sizes { out.append(x); x += s + gap }
+    /// Where each track starts: after the gaps, with the free space of a definite container
+    /// distributed by justify-content or align-content (§10.5; distributed values fall back to
+    /// start where there is none).
+    func offsets(_ sizes: [Double], gap: Double, free available: Double? = nil, distribution: ComputedStyle.Align = .normal) -> [Double] {
+        let free = available.map { $0 - sizes.reduce(0, +) - gap * Double(max(0, sizes.count - 1)) } ?? 0
+        let n = Double(sizes.count)
+        var x = 0.0, between = gap
+        if free > 0 {
+            switch distribution {
+            case .end, .flexEnd: x = free
+            case .center: x = free / 2
+            case .spaceBetween: if n > 1 { between += free / (n - 1) }
+            case .spaceAround: between += free / n; x = free / n / 2
+            case .spaceEvenly: between += free / (n + 1); x = free / (n + 1)
+            default: break
+            }
+        } else if distribution == .center || distribution == .end || distribution == .flexEnd {
+            x = distribution == .center ? free / 2 : free
+        }
+        var out: [Double] = []
+        for s in sizes { out.append(x); x += s + between }
         return out
     }
+
+    /// Whether content distribution stretches auto tracks (`normal` and `stretch` do).
+    func stretches(_ a: ComputedStyle.Align) -> Bool { a == .normal || a == .stretch }
 
     /// Self-alignment keywords as start, end, centre or stretch.
     func alignment(_ a: ComputedStyle.Align) -> ComputedStyle.Align {

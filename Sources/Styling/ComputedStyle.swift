@@ -78,7 +78,8 @@ public struct ComputedStyle: Sendable, Equatable {
     public var flexWrap = false
     /// `flex-wrap: wrap-reverse`: lines stack from the cross-end (flexWrap is true too).
     public var flexWrapReverse = false
-    public var justifyContent = Align.flexStart
+    /// `normal`: flex-start in flexbox, stretch in grid.
+    public var justifyContent = Align.normal
     public var alignContent = Align.normal
     public var alignItems = Align.stretch
     public var alignSelf = Align.auto
