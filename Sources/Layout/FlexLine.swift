@@ -140,6 +140,19 @@ extension LayoutEngine {
         return FlexLineLayout(items: out, cross: lineCross, main: usedMain)
     }
 
+    /// A box's last line's baseline from its top: its last in-flow line box's, searched from
+    /// the end through its in-flow children; nil when it has none.
+    func lastBaseline(_ box: SceneBox) -> Double? {
+        for item in box.items.reversed() {
+            switch item {
+            case .text(let t): return t.frame.y + fonts.lastBaseline(t.paragraph)
+            case .box(let b) where !b.isAbsolute: if let inner = lastBaseline(b) { return b.frame.y + inner }
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// A box's first baseline from its top: its first line of text, else its first in-flow
     /// child's; nil when it has neither (the caller synthesizes one from the border box).
     func firstBaseline(_ box: SceneBox) -> Double? {

@@ -40,8 +40,12 @@ extension LayoutEngine {
                 if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
                     let placed = layoutBox(e, cbWidth: width ?? 100_000, cbHeight: nil, shrinkToFit: true, formattingRoot: true)
                     let f = placed.box.frame
+                    // An inline-block sits on its last line's baseline; without one, or clipping,
+                    // on its bottom margin edge (CSS 2.1 §10.8.1).
+                    let replaced = e.element.tag == "img" || e.element.tag == "svg"
+                    let baseline = replaced || e.style.overflowHidden ? nil : lastBaseline(placed.box)
                     objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
-                                         ascent: placed.margin.top + f.height, descent: placed.margin.bottom))
+                                         ascent: placed.margin.top + (baseline ?? f.height), descent: placed.margin.bottom + f.height - (baseline ?? f.height)))
                     boxes[bytes] = placed
                     runs.append(.init("\u{FFFC}", style: runStyle(style)))
                     bytes += 3

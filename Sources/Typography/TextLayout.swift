@@ -339,6 +339,14 @@ extension FontSystem {
         return lineBaselines(layout, p)[0] ?? Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
     }
 
+    /// The last line's baseline from the paragraph's top, where drawing puts it.
+    public func lastBaseline(_ paragraph: Paragraph) -> Double {
+        let p = withFallbackRuns(paragraph)
+        let layout = makeLayout(p, fallbackRuns: false)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        return lineBaselines(layout, p).values.max() ?? Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+    }
+
     /// Where each inline object's margin box starts, relative to the paragraph's top-left.
     public func objectOrigins(_ paragraph: Paragraph) -> [Int: (x: Double, y: Double)] {
         guard !paragraph.objects.isEmpty else { return [:] }
