@@ -28,6 +28,9 @@ let names = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path
 
 struct Box: Codable { var id: String?; var x, y, width, height: Double }
 
+/// The font files @font-face fixtures may name, from Debian's fonts-noto-core (make deps).
+let fontFiles = ["media/brand-serif.ttf": "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"]
+
 func prepare() throws {
     let fonts = try FontSystem(fonts: try FontSet.standard())
     let images = ImageStore()
@@ -45,6 +48,18 @@ func prepare() throws {
         let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.localURL)
         let sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
         let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light
+        // @font-face files: fixtures name them under media/, and the fonts come from the system
+        // (fontFiles below), so no font file lives in the repository.
+        var page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: appearance, width: width, background: .white, language: "en")
+        for face in sheets.flatMap(\.fontFaces) {
+            for src in face.sources {
+                guard let system = fontFiles[src] else { print("warning: \(name): @font-face \(src) is not one of the fidelity fonts"); continue }
+                let copy = folder.appendingPathComponent(src)
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.copyItem(atPath: system, toPath: copy.path)
+                if fonts.addFace(file: copy.path, family: face.family) { page.fontFiles[src] = src }
+            }
+        }
         let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name)
         for w in document.warnings + sheets.flatMap(\.warnings) + warnings { print("warning: \(w)") }
         let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: width)
@@ -54,7 +69,7 @@ func prepare() throws {
         let boxes = scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         try JSONEncoder().encode(["width": width, "height": scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
         try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
-        let page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: appearance, width: width, background: background, language: "en")
+        page.background = background
         try HTMLWriter.html(page) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         for entry in images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
     }
