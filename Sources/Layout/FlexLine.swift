@@ -67,7 +67,7 @@ extension LayoutEngine {
         // §9.4 step 8: items aligned by their first baselines share one (rows only).
         let baselines: [Double?] = items.map { item in
             guard row, c.align(item.el) == .baseline, !autoCross(item), let box = item.placed?.box else { return nil }
-            return item.margin.top + (firstBaseline(box) ?? box.frame.height)
+            return item.margin.top + (baseline(box) ?? box.frame.height)
         }
         let sharedBaseline = baselines.compactMap { $0 }.max() ?? 0
         let lineCross = definiteCross ?? zip(items, baselines).map { item, b in crossOf(item) + (b.map { sharedBaseline - $0 } ?? 0) }.max() ?? 0
@@ -140,26 +140,16 @@ extension LayoutEngine {
         return FlexLineLayout(items: out, cross: lineCross, main: usedMain)
     }
 
-    /// A box's last line's baseline from its top: its last in-flow line box's, searched from
-    /// the end through its in-flow children; nil when it has none.
-    func lastBaseline(_ box: SceneBox) -> Double? {
-        for item in box.items.reversed() {
+    /// A box's first (or last) baseline from its top: that of its first (last) line of text,
+    /// searched through its in-flow children; nil when it has none (the caller then synthesizes
+    /// one from the border box).
+    func baseline(_ box: SceneBox, last: Bool = false) -> Double? {
+        for item in last ? box.items.reversed() : box.items {
             switch item {
-            case .text(let t): return t.frame.y + fonts.lastBaseline(t.paragraph)
-            case .box(let b) where !b.isAbsolute: if let inner = lastBaseline(b) { return b.frame.y + inner }
-            default: continue
-            }
-        }
-        return nil
-    }
-
-    /// A box's first baseline from its top: its first line of text, else its first in-flow
-    /// child's; nil when it has neither (the caller synthesizes one from the border box).
-    func firstBaseline(_ box: SceneBox) -> Double? {
-        for item in box.items {
-            switch item {
-            case .text(let t): return t.frame.y + fonts.firstBaseline(t.paragraph)
-            case .box(let b) where !b.isAbsolute: return b.frame.y + (firstBaseline(b) ?? b.frame.height)
+            case .text(let t): let b = fonts.baselines(t.paragraph); return t.frame.y + (last ? b.last : b.first)
+            case .box(let b) where !b.isAbsolute:
+                if let inner = baseline(b, last: last) { return b.frame.y + inner }
+                if !last { return b.frame.y + b.frame.height }
             default: continue
             }
         }

@@ -43,7 +43,7 @@ extension LayoutEngine {
                     // An inline-block sits on its last line's baseline; without one, or clipping,
                     // on its bottom margin edge (CSS 2.1 §10.8.1).
                     let replaced = e.element.tag == "img" || e.element.tag == "svg"
-                    let baseline = replaced || e.style.overflowHidden ? nil : lastBaseline(placed.box)
+                    let baseline = replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
                     objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
                                          ascent: placed.margin.top + (baseline ?? f.height), descent: placed.margin.bottom + f.height - (baseline ?? f.height)))
                     boxes[bytes] = placed

@@ -163,8 +163,8 @@ public final class LayoutEngine {
             box.items += flow.items
             box.staticTops = flow.staticTops
             height = finalHeight(flow.height)
-            if throughTop { margin.top = collapse(margin.top, flow.leadingMargin) }
-            if throughBottom { margin.bottom = collapse(margin.bottom, flow.trailingMargin) }
+            if throughTop { var top = flow.leading; top.add(margin.top); margin.top = top.value }
+            if throughBottom { var bottom = flow.trailing; bottom.add(margin.bottom); margin.bottom = bottom.value }
         }
         box.frame.height = height
         box.unclampedHeight = unclampedHeight
@@ -178,7 +178,7 @@ public final class LayoutEngine {
     /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
     func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
                     collapseTop: Bool = false, collapseBottom: Bool = false)
-        -> (items: [SceneItem], height: Double, leadingMargin: Double, trailingMargin: Double, staticTops: [Int: Double]) {
+        -> (items: [SceneItem], height: Double, leading: AdjoiningMargins, trailing: AdjoiningMargins, staticTops: [Int: Double]) {
         var items: [SceneItem] = []
         var staticTops: [Int: Double] = [:]
         var y = 0.0
@@ -247,7 +247,7 @@ public final class LayoutEngine {
             pending.add(placed.margin.bottom)
         }
         flushInline()
-        return collapseBottom ? (items, y, leading.value, pending.value, staticTops) : (items, y + pending.value, leading.value, 0, staticTops)
+        return collapseBottom ? (items, y, leading, pending, staticTops) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops)
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
@@ -257,10 +257,8 @@ public final class LayoutEngine {
         }
     }
 
-    /// Two adjoining vertical margins collapse to the largest positive plus the most negative.
-    func collapse(_ a: Double, _ b: Double) -> Double { max(a, b, 0) + min(a, b, 0) }
-
-    /// Any number of adjoining margins, collapsed the same way (the pairwise rule is not associative).
+    /// Adjoining vertical margins (§8.3.1) collapse to the largest positive plus the most
+    /// negative, all at once: the pairwise rule is not associative.
     struct AdjoiningMargins {
         var positive = 0.0, negative = 0.0
         var value: Double { positive + negative }

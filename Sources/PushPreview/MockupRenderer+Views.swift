@@ -195,6 +195,16 @@ extension MockupRenderer {
         return name
     }
 
+    /// A @font-face file's copy beside the pages, read and hashed once per run.
+    func sharedFont(_ file: URL, job: Job) throws -> String {
+        let key = "font|\(file.path)"
+        if let known = mediaNames[key] { return known }
+        guard let bytes = FileManager.default.contents(atPath: file.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file.path]) }
+        let name = try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job)
+        mediaNames[key] = name
+        return name
+    }
+
     /// `media/<hash>.<ext>` in the output folder, written once.
     func sharedFile(_ bytes: [UInt8], extension ext: String, job: Job) throws -> String {
         let name = "media/\(SHA256.hex(bytes).prefix(20)).\(ext)"
@@ -234,10 +244,8 @@ extension MockupRenderer {
             var page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, background: background, language: job.language)
-            for face in composition.sheets.flatMap(\.fontFaces) {
-                for src in face.sources { if let file = fontFaces[job.project.folder.path + "|" + src], let bytes = FileManager.default.contents(atPath: file.path) {
-                    page.fontFiles[src] = "../" + (try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job))
-                } }
+            for src in composition.sheets.flatMap(\.fontFaces).flatMap(\.sources) {
+                if let file = fontFaces[job.project.folder.path + "|" + src] { page.fontFiles[src] = "../" + (try sharedFont(file, job: job)) }
             }
             let url = folder.appendingPathComponent(stem + ".html")
             var shared: [String: String] = [:]

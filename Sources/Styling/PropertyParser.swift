@@ -115,7 +115,7 @@ struct PropertyParser {
         case "background-image":
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
             if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
-            return set(url(v)) { s.backgroundImage = $0 }
+            return set(Self.url(v)) { s.backgroundImage = $0 }
         case "background":
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
             if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
@@ -270,7 +270,7 @@ struct PropertyParser {
     }
 
     /// `url(x)`, `url("x")` → x.
-    func url(_ v: String) -> String? {
+    static func url(_ v: String) -> String? {
         let t = v.trimmed
         guard t.lowercased().hasPrefix("url("), t.hasSuffix(")") else { return nil }
         var inner = String(t.dropFirst(4).dropLast()).trimmed
@@ -317,7 +317,7 @@ struct PropertyParser {
                 continue
             }
             afterSlash = false
-            if let u = url(token) { s.backgroundImage = u }
+            if let u = Self.url(token) { s.backgroundImage = u }
             else if lower == "no-repeat" || lower == "repeat" { s.backgroundRepeat = lower == "repeat" }
             else if let c = ColorParser.parse(token, currentColor: s.color) { s.backgroundColor = c }
             else { positionWords.append(lower) }

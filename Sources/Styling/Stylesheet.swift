@@ -81,11 +81,8 @@ public struct Stylesheet: Sendable {
     private mutating func fontFace(_ declarations: [Declaration], line: Int) {
         let family = declarations.last { $0.property == "font-family" }?.value.trimmed.trimmingCharacters(in: "\"'")
         let sources = (declarations.last { $0.property == "src" }?.value).map { splitTopLevel($0, separator: ",") } ?? []
-        let urls = sources.compactMap { source -> String? in
-            let t = source.trimmed
-            guard t.lowercased().hasPrefix("url("), let close = t.firstIndex(of: ")") else { return nil }
-            return String(t[t.index(t.startIndex, offsetBy: 4)..<close]).trimmed.trimmingCharacters(in: "\"'")
-        }
+        // Each source is `url(…)` with an optional `format(…)` after it; `local(…)` is skipped.
+        let urls = sources.compactMap { splitTopLevel($0.trimmed, separator: " ").first.flatMap(PropertyParser.url) }
         guard let family, !family.isEmpty, !urls.isEmpty else {
             return warn(line, "@font-face needs a font-family and a src with a url() of the font file; ignored")
         }

@@ -331,20 +331,13 @@ extension FontSystem {
         return (above, lineHeight - above)
     }
 
-    /// The first line's baseline from the paragraph's top, where drawing puts it (Blink's).
-    public func firstBaseline(_ paragraph: Paragraph) -> Double {
+    /// The first and last lines' baselines from the paragraph's top, where drawing puts them (Blink's).
+    public func baselines(_ paragraph: Paragraph) -> (first: Double, last: Double) {
         let p = withFallbackRuns(paragraph)
         let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
-        return lineBaselines(layout, p)[0] ?? Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
-    }
-
-    /// The last line's baseline from the paragraph's top, where drawing puts it.
-    public func lastBaseline(_ paragraph: Paragraph) -> Double {
-        let p = withFallbackRuns(paragraph)
-        let layout = makeLayout(p, fallbackRuns: false)
-        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
-        return lineBaselines(layout, p).values.max() ?? Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        let lines = lineBaselines(layout, p).values, pango = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        return (lines.min() ?? pango, lines.max() ?? pango)
     }
 
     /// Where each inline object's margin box starts, relative to the paragraph's top-left.
