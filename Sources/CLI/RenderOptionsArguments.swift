@@ -1,11 +1,12 @@
 import Foundation
 import PushPreview
 import Styling
+import ContentStage
 
 /// The options `render` and `gallery` share, read the same way for both.
 extension RenderOptions {
     static let sharedValued: Set<String> = ["out", "device", "appearance", "locale", "format", "font-dir", "time-budget", "media-state",
-                                            "timeout", "max-memory"]
+                                            "timeout", "max-memory", "text-size", "view"]
     static let sharedFlags: Set<String> = ["show-limits", "hidden-previews"]
 
     init(_ a: Arguments, defaultAppearances: [Appearance]) throws {
@@ -26,6 +27,21 @@ extension RenderOptions {
         if let budget = a.value("time-budget") {
             guard let seconds = Double(budget), seconds > 0, seconds <= 600 else { throw Arguments.UsageError(description: "--time-budget takes seconds, 0 < S ≤ 600") }
             timeBudget = seconds
+        }
+        let sizes = a.list("text-size")
+        if !sizes.isEmpty {
+            textSizes = try sizes.map { v in
+                guard let size = TextSize(rawValue: v) else {
+                    throw Arguments.UsageError(description: "--text-size takes Dynamic Type sizes (\(TextSize.allCases.map(\.rawValue).joined(separator: ", "))), not '\(v)'")
+                }
+                return size
+            }
+        }
+        for view in a.list("view") {
+            guard RenderOptions.optionalViews.contains(view) else {
+                throw Arguments.UsageError(description: "--view takes \(RenderOptions.optionalViews.joined(separator: ", ")), not '\(view)'")
+            }
+            extraViews.insert(view)
         }
         showLimits = a.flags.contains("show-limits")
         hiddenPreviews = a.flags.contains("hidden-previews")

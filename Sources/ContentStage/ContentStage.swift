@@ -34,11 +34,20 @@ public struct ContentStage: Sendable {
         public var warnings: [TemplateWarning]
     }
 
-    /// The mock-ups of one notification: the long-look, the collapsed banner, and the long-look
-    /// after tapping a text-input action.
+    /// The mock-ups of one notification: the long-look, the collapsed banner, the long-look
+    /// after tapping a text-input action, the thread's stack, and the Lock Screen around it.
     public enum View: String, Sendable, CaseIterable {
-        case expanded, banner, reply
-        var template: String { self == .banner ? "system/banner.html" : "system/expanded.html" }
+        case expanded, banner, reply, stack, lockScreen = "lockscreen"
+        var template: String {
+            switch self {
+            case .expanded, .reply: "system/expanded.html"
+            case .banner: "system/banner.html"
+            case .stack: "system/stack.html"
+            case .lockScreen: "system/lockscreen.html"
+            }
+        }
+        /// Whether the view holds the category's custom view (the long-look's).
+        public var showsCustomView: Bool { self == .expanded || self == .reply }
     }
 
     /// A category's custom view: its template source and the file it came from.
@@ -62,10 +71,10 @@ public struct ContentStage: Sendable {
             if let warning, !iconWarnings.contains(where: { $0.message == warning }) { iconWarnings.append(TemplateWarning(file: "categories.json", line: 0, message: warning)) }
             return svg
         }, icons: icons)
-        if case .object(var members) = data, customView != nil, view != .banner { members["hasCustomView"] = true; data = .object(members) }
+        if case .object(var members) = data, customView != nil, view.showsCustomView { members["hasCustomView"] = true; data = .object(members) }
         var document = try page(source, file: name, data: data, allowURL: allowURL)
         var sheets = document.styleSheets.map { parsed.stylesheet($0.text, file: name, firstLine: $0.line) }
-        if let customView, view != .banner {
+        if let customView, view.showsCustomView {
             let custom = try page(customView.source, file: customView.file, data: data, allowURL: allowURL, reportMissing: true)
             let overlayName = "system/media-button.html"
             let overlay = try partial(overlayName).map { source throws(TemplateError) in try page(source, file: overlayName, data: data, allowURL: allowURL) }
@@ -76,7 +85,8 @@ public struct ContentStage: Sendable {
             sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line, scope: "custom-view") }
         }
         let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
-        sheets = (colors.map { [$0] } ?? []) + sheets
+        let type = parsed.stylesheet(TextStyle.stylesheet(context.textSize, family: Self.systemFamily), file: "system/text-styles.css", firstLine: 1)
+        sheets = (colors.map { [$0] } ?? []) + [type] + sheets
         return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings) + iconWarnings)
     }
 
@@ -114,6 +124,9 @@ public struct ContentStage: Sendable {
         document.warnings += missing.map { TemplateWarning(file: file, line: 0, message: "reads {{\($0)}}, which \(Self.missingKeyNote)") }
         return document
     }
+
+    /// The family the chrome's text styles name: Inter stands in for SF Pro.
+    public static let systemFamily = "Inter, \"PushPreview Fallback\", sans-serif"
 
     /// How a warning about a key the template data lacks ends (said once per template and payload).
     public static let missingKeyNote = "this notification's template data lacks; it is drawn empty"

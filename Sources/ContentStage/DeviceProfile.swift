@@ -14,6 +14,8 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
     public var notificationWidth: Double
     /// The custom view's height cap: 320 pt on iPhone, 352 pt on iPad.
     public var customViewHeightLimit: Double
+    /// Screen height in points (portrait), for the Lock Screen view.
+    public var height: Double
 
     /// The profile used when none is asked for.
     public static let standardID = "iphone-15"
@@ -37,8 +39,11 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
             guard let name = item["name"]?.string else { throw ConfigError("\(at).name: expected a string") }
             guard case .bool(let isPad)? = item["isPad"] else { throw ConfigError("\(at).isPad: expected true or false") }
             let width = try number("width", 200...2000)
+            // A profile written before the Lock Screen view had no height: a 19.5:9 screen's.
+            let height = item["height"] == nil ? (width * 852 / 393).rounded() : try number("height", 200...4000)
             return DeviceProfile(id: id, name: name, width: width, scale: Int(try number("scale", 1...3)), isPad: isPad,
-                                 notificationWidth: try number("notificationWidth", 100...width), customViewHeightLimit: try number("customViewHeightLimit", 50...2000))
+                                 notificationWidth: try number("notificationWidth", 100...width), customViewHeightLimit: try number("customViewHeightLimit", 50...2000),
+                                 height: height)
         }
     }
 

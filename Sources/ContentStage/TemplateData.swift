@@ -30,6 +30,52 @@ public struct TemplateContext: Sendable {
     public var mediaButton: MediaButton?
     /// The collapsed notification's texts and thumbnail.
     public var banner = Banner()
+    /// The reader's Dynamic Type size.
+    public var textSize = TextSize.standard
+    /// A communication notification's leading image (the sender's or the group's avatar); nil
+    /// `src` = the monogram of the sender's initials.
+    public var avatarSource: String?
+    /// The labels the system draws for the interruption level, and the stack's summary line
+    /// (`-stack` and `-lockscreen` views), in the locale's words.
+    public var levelLabel: String?
+    public var stack: Stack?
+    /// The `-lockscreen` view: the date and clock over the wallpaper, and the screen's height.
+    public var lockScreen: LockScreen?
+
+    public struct Stack: Sendable {
+        /// How many notifications the thread holds, the top one included.
+        public var count: Int
+        /// "2 more notifications", or the category's summary format filled in.
+        public var summary: String
+        public init(count: Int, summary: String) { self.count = count; self.summary = summary }
+    }
+
+    /// Where the Lock Screen puts things (METRICS.md): measured on a 393 × 852 pt iPhone, the
+    /// date's baseline 117 pt and the clock's (96 pt) 215 pt from the top, the flashlight and
+    /// camera 50 pt buttons centred 83 pt above the bottom and 79 pt in from the sides; a
+    /// home-button iPhone (no Dynamic Island) has them 40 pt higher and an 82 pt clock.
+    public struct LockScreen: Sendable {
+        public var date: String
+        public var clock: String
+        public var height: Double
+        var dateTop: Double, clockTop: Double, clockSize: Double, listBottom: Double, buttonBottom: Double, buttonInset: Double
+
+        public init(date: String, clock: String, device: DeviceProfile) {
+            self.date = date; self.clock = clock
+            height = device.height
+            let homeButton = !device.isPad && device.height < 700
+            clockSize = device.isPad ? 112 : device.width < 380 ? 82 : device.width < 420 ? 96 : 102
+            // The boxes' tops: a 28 pt date line and a clock line as tall as its size (Inter's
+            // ascent is 0.97 of the size, its descent 0.24: the baseline sits 0.86 of the size down).
+            let dateBaseline = homeButton ? 77.0 : device.isPad ? 100 : 117
+            let clockBaseline = dateBaseline + (homeButton ? 86 : 98) * clockSize / 96
+            dateTop = dateBaseline - 21.9
+            clockTop = (clockBaseline - 0.845 * clockSize).rounded()
+            buttonBottom = (homeButton ? 75 : 83) - 25
+            buttonInset = device.isPad ? 40 : 79 - 25
+            listBottom = buttonBottom + 50 + 22
+        }
+    }
 
     public struct CustomViewMetrics: Sendable {
         public var limit: Double
@@ -69,6 +115,18 @@ public struct TemplateContext: Sendable {
         banner.title = notification.title.isEmpty ? appName : notification.title
         banner.subtitle = notification.subtitle
         banner.body = notification.body
+        // A communication notification: the sender is the title; in a group, the group's name is
+        // the subtitle (iOS 15 and later).
+        if let c = notification.communication {
+            banner.title = c.senderName
+            if let group = c.groupName { banner.subtitle = group }
+        }
+    }
+
+    /// The sender's initials, as iOS draws a contact with no image: the first letters of the
+    /// first two words (one for a single word, none for a name with no letters).
+    public static func initials(_ name: String) -> String {
+        name.split(whereSeparator: { $0.isWhitespace }).prefix(2).compactMap { $0.first(where: \.isLetter) }.map { String($0).uppercased() }.joined()
     }
 
     /// The data as templates see it; `icon` gives an action's symbol as SVG markup.
@@ -99,6 +157,10 @@ public struct TemplateContext: Sendable {
             "badge": n.badge.map { .number(Double($0)) } ?? .null,
             "app": .object(app),
             "header": ["title": .string(customTitle ?? appName), "overridden": .bool(customTitle != nil)],
+            "textSize": .string(textSize.rawValue),
+            "level": ["name": .string(n.interruptionLevel.rawValue), "label": levelLabel.map(TemplateValue.string) ?? .null,
+                      "timeSensitive": .bool(n.interruptionLevel == .timeSensitive), "critical": .bool(n.interruptionLevel == .critical),
+                      "passive": .bool(n.interruptionLevel == .passive)],
             "time": .string(timeLabel),
             "attachments": .list(attachments),
             "attachment": attachments.first ?? .null,
@@ -119,6 +181,23 @@ public struct TemplateContext: Sendable {
             "banner": .object(["title": .string(banner.title), "subtitle": .string(banner.subtitle), "body": .string(banner.body),
                                "thumbnail": banner.thumbnail.map(TemplateValue.string) ?? .null]),
         ]
+        if let c = n.communication {
+            var o: [String: TemplateValue] = ["sender": .string(c.senderName), "initials": .string(Self.initials(c.senderName))]
+            if let group = c.groupName { o["group"] = .string(group) }
+            if let avatarSource { o["avatar"] = .string(avatarSource) }
+            object["communication"] = .object(o)
+        }
+        if let stack {
+            let plates = min(stack.count, 3) - 1
+            object["stack"] = ["count": .number(Double(stack.count)), "summary": .string(stack.summary), 
+                               "plates": .list((0..<plates).map { .number(Double($0 + 1)) })]
+        }
+        object["hasLines"] = .bool(!banner.subtitle.isEmpty || !banner.body.isEmpty || banner.thumbnail != nil)
+        if let l = lockScreen {
+            object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
+                                    "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),
+                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset)]
+        }
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
         if let b = mediaButton, b.frame.count == 4, case .points(let width) = b.frame[2], case .points(let height) = b.frame[3] {
             // "center": 50% of the view, less half the button (a negative margin).

@@ -9,6 +9,8 @@ public struct Payload: Sendable {
         public var subtitleLocKey: String?, subtitleLocArgs: [String]?
         public var locKey: String?, locArgs: [String]?
         public var launchImage: String?
+        /// What a thread's summary line counts (iOS 12–14's `summaryArgument`): the -stack view uses them.
+        public var summaryArg: String?, summaryArgCount: Int?
         public init() {}
     }
 
@@ -117,7 +119,11 @@ public enum PayloadParser {
                         case "subtitle-loc-args": alert.subtitleLocArgs = try strings(v, p)
                         case "loc-key": alert.locKey = try string(v, p)
                         case "loc-args": alert.locArgs = try strings(v, p)
-                        case "action-loc-key", "action", "summary-arg", "summary-arg-count":
+                        case "summary-arg": alert.summaryArg = try string(v, p)
+                        case "summary-arg-count":
+                            guard case .number(let n) = v, n >= 1, n <= 1_000_000, n == n.rounded() else { throw fail(p, "expected a whole number from 1 to 1000000, got \(v.compact)") }
+                            alert.summaryArgCount = Int(saturating: n)
+                        case "action-loc-key", "action":
                             warn(p, "is a legacy key that iOS 15 and later ignore")
                         default: warn(p, "unknown alert key; iOS ignores it")
                         }

@@ -40,8 +40,54 @@ extension MockupRenderer {
         }
         // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
         let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
-        return TemplateContext(notification: job.notification, appName: appName, appIconSource: iconSource, device: job.device,
-                               appearance: job.appearance, locale: job.language, attachmentSources: sources)
+        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: iconSource, device: job.device,
+                                      appearance: job.appearance, locale: job.language, attachmentSources: sources)
+        context.textSize = job.textSize
+        // A communication notification's avatar: the group's image, else the sender's; else the monogram.
+        if let c = job.notification.communication, let image = c.groupImage ?? c.senderImage {
+            let ext = URL(fileURLWithPath: image.path).pathExtension.lowercased()
+            let src = "media/avatar.\(ext.isEmpty ? "img" : ext)"
+            do {
+                try images.register(src, bytes: image.bytes, fileName: src, identity: image.path)
+                context.avatarSource = src
+            } catch { result.warnings.append("\(image.path): the \(c.groupImage != nil ? "group" : "sender")'s image is not usable: \(error); drawing the monogram") }
+        }
+        switch job.notification.interruptionLevel {
+        case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
+        case .critical: context.levelLabel = systemString("Critical Alert", job: job, result: &result)
+        case .active, .passive: break
+        }
+        return context
+    }
+
+    /// What iOS itself writes (a level's label, a stack's summary), in the job's locale, from
+    /// `Templates/system/strings`; a locale it lacks is said and shown in English.
+    func systemString(_ key: String, args: [String] = [], job: Job, result: inout MockupResult) -> String {
+        let strings = Localizer.shared(projectFolder: templates.appendingPathComponent("system/strings"), locale: job.language)
+        let found = strings.resolve(key: key, args: args)
+        if found.fellBack || found.source == nil {
+            let note = "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\""
+            if !result.warnings.contains(note) { result.warnings.append(note) }
+        }
+        return found.text
+    }
+
+    /// The Lock Screen's date and clock, at Apple's demo time (9:41 on Tuesday 9 January 2007),
+    /// in the job's locale, so that every run draws the same page.
+    func lockScreen(_ job: Job) -> TemplateContext.LockScreen {
+        let locale = Locale(identifier: job.language)
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let moment = Date(timeIntervalSince1970: 1_168_335_660) // 2007-01-09 09:41 UTC
+        formatter.setLocalizedDateFormatFromTemplate("EEEEMMMMd")
+        let date = formatter.string(from: moment)
+        // The clock without its day period, as the Lock Screen draws it.
+        formatter.setLocalizedDateFormatFromTemplate("jmm")
+        formatter.dateFormat = formatter.dateFormat.replacingOccurrences(of: "a", with: "").replacingOccurrences(of: "B", with: "")
+            .trimmingCharacters(in: .whitespaces)
+        let clock = formatter.string(from: moment).trimmingCharacters(in: .whitespaces)
+        return .init(date: date, clock: clock, device: job.device)
     }
 
     /// `--template`, else the template of the category's extension: `Templates/ID.html` (or the

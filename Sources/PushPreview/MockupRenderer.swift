@@ -120,10 +120,12 @@ public final class MockupRenderer {
                         activity?("running the service stage (\(language), \(idiom))")
                         notifications[key] = service.run(payload, locale: language, device: idiom)
                     }
-                    let job = Job(notification: notifications[key]!, project: project, stage: stage, device: device, appearance: appearance,
-                                  locale: locale, payloadFile: payloadFile, options: options,
-                                  warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
-                    results += render(job)
+                    for textSize in options.textSizes {
+                        let job = Job(notification: notifications[key]!, project: project, stage: stage, device: device, appearance: appearance,
+                                      locale: locale, textSize: textSize, payloadFile: payloadFile, options: options,
+                                      warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
+                        results += render(job)
+                    }
                 }
             }
         }
@@ -138,12 +140,16 @@ public final class MockupRenderer {
         var device: DeviceProfile
         var appearance: Appearance
         var locale: String?
+        var textSize: TextSize
         var payloadFile: URL
         var options: RenderOptions
         var warnings: [String]
         var language: String { locale ?? "en" }
         var folder: URL { options.outputFolder.appendingPathComponent(payloadFile.deletingPathExtension().lastPathComponent) }
-        func stem(_ view: String) -> String { ([device.id, appearance.rawValue, locale].compactMap { $0 } + [view]).joined(separator: "-") }
+        /// DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW: the default text size is not named.
+        func stem(_ view: String) -> String {
+            ([device.id, appearance.rawValue, locale, textSize == .standard ? nil : textSize.rawValue].compactMap { $0 } + [view]).joined(separator: "-")
+        }
     }
 
     /// The expanded view, the banner (or its hidden-previews form) and, for a category with a
@@ -151,7 +157,9 @@ public final class MockupRenderer {
     func render(_ job: Job) -> [MockupResult] {
         let n = job.notification, config = job.project.content
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
-                                view: "expanded", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace))
+                                view: "expanded", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
+                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
+
         images.beginPage()
         images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
         var context: TemplateContext
@@ -203,6 +211,9 @@ public final class MockupRenderer {
         // The long-look.
         var expanded = base
         expanded.view = "expanded" + variant
+        if context.customTitle != nil && !context.showDefaultContent {
+            expanded.notes = ["UNNotificationExtensionOverridesDefaultTitle: the view controller's title becomes the notification's title, in the row below the custom view that UNNotificationExtensionDefaultContentHidden hides; iOS 15 and later have no header, so it shows nowhere"]
+        }
         expanded.actions = context.actions.map(Self.report)
         render(.expanded, name: expanded.view, context: context, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
                templateFile: templateFile, job: job, result: &expanded)
@@ -235,7 +246,11 @@ public final class MockupRenderer {
         var banner = base
         banner.view = job.options.hiddenPreviews ? "banner-hidden" : "banner"
         banner.actions = Array(context.actions.prefix(NotificationCategory.compactActions)).map(Self.report)
+        if n.interruptionLevel == .passive {
+            banner.notes = ["interruption-level passive: iOS shows no banner, plays no sound and does not light the screen; the notification goes straight to Notification Center, where it looks like this"]
+        }
         var bannerContext = context
+        bannerContext.customTitle = nil
         if job.options.hiddenPreviews {
             bannerContext.banner = hiddenPreviewsBanner(n, category: category)
         } else {
@@ -251,6 +266,16 @@ public final class MockupRenderer {
             c.banner = hiddenPreviewsBanner(n, category: category)
             render(.banner, name: hidden.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &hidden)
             results.append(hidden)
+        }
+
+        // On the Lock Screen (`--view lockscreen`), alone; a thread's is drawn with its stack.
+        if job.options.extraViews.contains("lockscreen") {
+            var lock = base
+            lock.view = "lockscreen"
+            var c = bannerContext
+            c.lockScreen = lockScreen(job)
+            render(.lockScreen, name: lock.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &lock)
+            results.append(lock)
         }
 
         // After tapping the first text-input action.

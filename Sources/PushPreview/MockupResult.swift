@@ -31,6 +31,11 @@ public struct RenderOptions: Sendable, Codable {
     /// through the fast encoder in png_opaque.c, which has no settings.
     public var pngCompressionLevel = 1
     public var pngFilters: Int32 = 0x08
+    /// Dynamic Type sizes (`--text-size`); a size other than `large` is in the file names.
+    public var textSizes: [TextSize] = [.standard]
+    /// Views drawn only when asked (`--view`): `lockscreen`.
+    public var extraViews: Set<String> = []
+    public static let optionalViews = ["lockscreen"]
     public init() {}
 }
 
@@ -52,6 +57,14 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var content: ContentReport?
     /// The action buttons this view shows, with their options.
     public var actions: [ActionReport]?
+    /// The Dynamic Type size it was drawn at.
+    public var textSize: String?
+    /// The payload's `interruption-level` (active when it gives none) and `thread-id`.
+    public var interruptionLevel: String?
+    public var threadId: String?
+    /// What the view shows that is not a fallback but a reviewer should know (a passive
+    /// notification never shows a banner, say).
+    public var notes: [String]?
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import Payload
+import Templating
 
 /// PushPreview's own service extension, written on the same API a team's would be: decrypt,
 /// enrich and attach media in order, keep the best attempt, and hand it over on expiry.
@@ -47,6 +49,12 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 return ((), r.outcome, 0, r.message, false)
             }
         }
+        if !settings.communication.isEmpty || content.communication != nil {
+            trace.time("communicate") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
+                let r = communicate(content)
+                return ((), r.outcome, r.bytes, r.message, false)
+            }
+        }
         // Text is final now: it is the best attempt while media downloads.
         lock.withLock { bestAttempt = content.mutableCopy() as? UNMutableNotificationContent }
 
@@ -79,6 +87,56 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         }
         lock.withLock { bestAttempt = content }
         contentHandler(content)
+    }
+
+    /// Donates the messaging intent: `communication` from pushpreview.json (Mustache over the
+    /// notification's data) fills what an enrich rule did not set; the sender's and group's
+    /// images resolve as attachments do, to a file the content stage reads.
+    func communicate(_ content: UNMutableNotificationContent) -> (outcome: String, bytes: Int, message: String) {
+        var c = content.communication ?? UNCommunication(senderName: "")
+        let data = TemplateValue.object(["title": .string(content.title), "subtitle": .string(content.subtitle), "body": .string(content.body),
+                                         "userInfo": TemplateValue(json: .object(JSONValue.members(content.userInfo)))])
+        var problems: [String] = [], bytes = 0
+        for field in ServiceSettings.communicationFields {
+            guard let source = settings.communication[field] else { continue }
+            let current = [c.senderName, c.senderImage ?? "", c.groupName ?? "", c.groupImage ?? ""][ServiceSettings.communicationFields.firstIndex(of: field)!]
+            guard current.isEmpty else { continue } // an enrich rule set it
+            let text: String
+            do { text = try MustacheTemplate(source, name: "pushpreview.json communication.\(field)").render(data).trimmed } catch {
+                problems.append("\(error)"); continue
+            }
+            switch field {
+            case "senderName": c.senderName = text
+            case "senderImage": c.senderImage = text.isEmpty ? nil : text
+            case "groupName": c.groupName = text.isEmpty ? nil : text
+            default: c.groupImage = text.isEmpty ? nil : text
+            }
+        }
+        guard !c.senderName.isEmpty else {
+            content.communication = nil
+            // Not every notification is a message: with no sender the extension donates nothing.
+            return (problems.isEmpty ? "skipped" : "failed", 0, (problems + ["communication.senderName is empty for this payload: no messaging intent donated, drawn as a plain notification"]).joined(separator: "; "))
+        }
+        // The images, each a file the content stage reads; one that cannot be had is the monogram.
+        func resolve(_ reference: String?, _ what: String) -> String? {
+            guard let reference else { return nil }
+            do {
+                let a = try attachStep.attach(reference, identifier: what, options: [:], deadline: deadline)
+                guard MediaType(uti: a.attachment.type)?.kind == .image else {
+                    problems.append("\(what) \(reference.prefix(80)) is not an image; drawing the monogram"); return nil
+                }
+                bytes += a.bytes
+                return a.attachment.url.path
+            } catch {
+                problems.append("\(what) \(reference.prefix(80)): \(error.message); drawing the monogram")
+                return nil
+            }
+        }
+        c.senderImage = resolve(c.senderImage, "sender image")
+        c.groupImage = resolve(c.groupImage, "group image")
+        content.communication = c
+        let who = c.groupName.map { "\(c.senderName) in \($0)" } ?? c.senderName
+        return problems.isEmpty ? ("donated", bytes, "INSendMessageIntent from \(who)") : ("partly donated", bytes, "INSendMessageIntent from \(who); " + problems.joined(separator: "; "))
     }
 
     override func serviceExtensionTimeWillExpire() {

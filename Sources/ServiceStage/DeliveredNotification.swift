@@ -12,6 +12,24 @@ public struct DeliveredNotification: Sendable {
     public var attachments: [Attachment]
     public var userInfo: [(key: String, value: JSONValue)]
     public var trace: ServiceTrace
+    public var interruptionLevel = UNNotificationInterruptionLevel.active
+    /// Set when the extension donated a messaging intent: the sender (and group) iOS shows.
+    public var communication: Communication?
+
+    public struct Communication: Sendable, Equatable {
+        public var senderName: String
+        public var groupName: String?
+        public var senderImage: Image?
+        public var groupImage: Image?
+        /// An image file the extension resolved, with its bytes.
+        public struct Image: Sendable, Equatable {
+            public var path: String
+            public var bytes: [UInt8]
+        }
+        public init(senderName: String, groupName: String? = nil, senderImage: Image? = nil, groupImage: Image? = nil) {
+            self.senderName = senderName; self.groupName = groupName; self.senderImage = senderImage; self.groupImage = groupImage
+        }
+    }
 
     public init(title: String, subtitle: String, body: String, category: String?, threadId: String?, badge: Int?, sound: String?,
                 attachments: [Attachment], userInfo: [(key: String, value: JSONValue)], trace: ServiceTrace) {
@@ -58,7 +76,7 @@ public struct ServiceTrace: Sendable, Equatable {
     public init() {}
 
     /// The outcomes of steps that did what was asked; every other step fell back somehow.
-    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run"]
+    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated"]
 
     /// Each step that fell back (a failed decrypt or download, a missing translation, no
     /// enrichment record, the time budget), as a warning every mock-up of the notification shows.

@@ -10,7 +10,9 @@ import Payload
 /// "mediaKeys": ["image-url", "attachment-url", "media-url"],
 /// "decrypt": {"payloadKey": "encrypted", "keyIdKey": "key-id", "keys": "app-group/keys.json"},
 /// "enrich": [{"key": "sender-id", "data": "app-group/contacts.json",
-///             "set": {"title": "{{name}}", "image-url": "{{avatar}}"}}]
+///             "set": {"title": "{{name}}", "image-url": "{{avatar}}"}}],
+/// "communication": {"senderName": "{{userInfo.sender-name}}", "senderImage": "{{userInfo.sender-avatar}}",
+///                   "groupName": "{{userInfo.group-name}}", "groupImage": "{{userInfo.group-avatar}}"}
 /// ```
 public struct ServiceSettings: Sendable {
     public var timeBudget = 30.0
@@ -19,6 +21,10 @@ public struct ServiceSettings: Sendable {
     public var mediaKeys = ["image-url", "attachment-url", "media-url"]
     public var decrypt: Decrypt?
     public var enrich: [EnrichRule] = []
+    /// Mustache templates over the notification's data (`title`, `subtitle`, `body`, `userInfo`):
+    /// what the extension's donated `INSendMessageIntent` says of the sender and the group.
+    public var communication: [String: String] = [:]
+    public static let communicationFields = ["senderName", "senderImage", "groupName", "groupImage"]
     /// The shared container: keys, enrichment data, the download cache.
     public var appGroup = "app-group"
 
@@ -56,7 +62,7 @@ public struct ServiceSettings: Sendable {
         Confinement.file(path, relativeTo: projectFolder, within: [projectFolder])
     }
 
-    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "decrypt", "enrich"]
+    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "decrypt", "enrich", "communication"]
 
     /// Reads the keys above from the settings object; errors name the file and key.
     public init(settings: JSONValue, file: String) throws(SettingsError) {
@@ -98,6 +104,16 @@ public struct ServiceSettings: Sendable {
                     fields.append((field, t))
                 }
                 enrich.append(EnrichRule(key: key, data: data, set: fields))
+            }
+        }
+        if let v = settings["communication"] {
+            guard case .object(let fields) = v else { throw fail("communication", "expected an object, got \(v.typeName)") }
+            for (field, template) in fields {
+                guard Self.communicationFields.contains(field) else {
+                    throw fail("communication.\(field)", "unknown field; expected \(Self.communicationFields.joined(separator: ", "))")
+                }
+                guard let t = template.string else { throw fail("communication.\(field)", "expected a template string, got \(template.typeName)") }
+                communication[field] = t
             }
         }
     }

@@ -72,6 +72,7 @@ public struct ServiceStage: Sendable {
         content.threadIdentifier = payload.threadId ?? ""
         content.targetContentIdentifier = payload.targetContentId
         content.relevanceScore = payload.relevanceScore ?? 0
+        content.interruptionLevel = payload.interruptionLevel.flatMap(UNNotificationInterruptionLevel.init(rawValue:)) ?? .active
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload.userInfo { userInfo[key] = value.foundation }
         content.userInfo = userInfo
@@ -90,11 +91,19 @@ public struct ServiceStage: Sendable {
                        bytes: (try? ImageFile.read(a.url.path, limits: Self.attachmentReadLimits)) ?? [], thumbnailHidden: a.thumbnailHidden,
                        clippingRect: a.thumbnailClippingRect.map { [$0.x, $0.y, $0.width, $0.height] }, thumbnailTime: a.thumbnailTime)
         }
-        return DeliveredNotification(title: content.title, subtitle: content.subtitle, body: content.body,
-                                     category: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
-                                     threadId: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
-                                     badge: content.badge?.intValue, sound: content.sound.map { $0.name ?? "default" },
-                                     attachments: attachments, userInfo: JSONValue.members(content.userInfo), trace: t)
+        var note = DeliveredNotification(title: content.title, subtitle: content.subtitle, body: content.body,
+                                         category: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
+                                         threadId: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
+                                         badge: content.badge?.intValue, sound: content.sound.map { $0.name ?? "default" },
+                                         attachments: attachments, userInfo: JSONValue.members(content.userInfo), trace: t)
+        note.interruptionLevel = content.interruptionLevel
+        if let c = content.communication, !c.senderName.isEmpty {
+            func image(_ path: String?) -> DeliveredNotification.Communication.Image? {
+                path.flatMap { p in (try? ImageFile.read(p)).map { .init(path: p, bytes: $0) } }
+            }
+            note.communication = .init(senderName: c.senderName, groupName: c.groupName, senderImage: image(c.senderImage), groupImage: image(c.groupImage))
+        }
+        return note
     }
 }
 

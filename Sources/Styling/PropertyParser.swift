@@ -247,8 +247,14 @@ struct PropertyParser {
     func font(_ v: String, _ s: inout ComputedStyle) -> Bool {
         var words = v.split(whereSeparator: \.isWhitespace).map(String.init)[...]
         var style = "normal", weight = "normal"
+        // Style, variant and weight, each at most once, in any order, up to three words in all
+        // (CSS Fonts 4 §2.9): "600 400 17px Inter" is not a font, as Chromium also says.
+        var seen: Set<String> = [], leading = 0
         while let w = words.first?.lowercased(), ["normal", "italic", "oblique", "bold", "bolder", "lighter", "small-caps"].contains(w) || Int(w) != nil {
-            if w == "italic" || w == "oblique" { style = w } else if w != "normal" && w != "small-caps" { weight = w }
+            let kind = w == "italic" || w == "oblique" ? "style" : w == "small-caps" ? "variant" : w == "normal" ? "" : "weight"
+            leading += 1
+            guard leading <= 3, kind.isEmpty || seen.insert(kind).inserted else { return false }
+            if kind == "style" { style = w } else if kind == "weight" { weight = w }
             words.removeFirst()
         }
         guard let sizeWord = words.popFirst(), !words.isEmpty else { return false }

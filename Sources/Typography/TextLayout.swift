@@ -312,6 +312,17 @@ extension FontSystem {
         }
         pango_layout_set_attributes(layout, list)
         pango_attr_list_unref(list)
+        // An unwrapped line is still centred or right-aligned in its box (CSS Text 3 §6.1) when it
+        // fits: Pango aligns only within a width, so give it one that cannot make the line wrap.
+        if !p.wraps, p.maxLines == nil, let width = p.width, p.alignment == .center || p.alignment == .right {
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout, nil, &logical)
+            let box = Int32(saturating: width * scale, rounded: .down)
+            if logical.width < box - 2 {
+                pango_layout_set_width(layout, box)
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            }
+        }
         if layouts.count >= 512 {
             for old in layouts.values { cpango_unref(UnsafeMutableRawPointer(old)) }
             layouts.removeAll()

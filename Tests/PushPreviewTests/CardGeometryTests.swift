@@ -27,13 +27,17 @@ struct CardGeometryTests {
                 let device = try #require(devices.first { $0.id == r.device })
                 let boxes = try ContentStageTests.boxes(r)
                 let page = try #require(boxes.first { $0.tag == "body" })
-                for id in ["notification", "actions", "reply"] {
+                for id in ["notification", "reply"] {
                     guard let card = boxes.first(where: { $0.id == id }) else { continue }
                     let at = "\(r.payload) \(r.device) \(r.appearance) \(r.view) #\(id)"
                     #expect(abs(card.width - device.notificationWidth) < 0.01, "\(at): \(card.width) pt wide, the profile says \(device.notificationWidth)")
                     #expect(card.x >= 0 && card.x + card.width <= page.width + 0.01, "\(at): runs off the page")
                     #expect(abs(card.x - (page.width - card.width) / 2) < 0.01, "\(at): not centred (x \(card.x))")
                     checked += 1
+                }
+                // The action menu is the system's (250 pt), at the notification's leading edge.
+                if let menu = boxes.first(where: { $0.id == "actions" }), let card = boxes.first(where: { $0.id == "notification" }) {
+                    #expect(menu.width == min(250, device.notificationWidth) && abs(menu.x - card.x) < 0.01, "\(r.payload) \(r.view): menu at \(menu.x), \(menu.width) wide")
                 }
                 views.insert(r.view)
                 // The last row of device pixels is wallpaper (the page height is rounded up to a whole pixel).

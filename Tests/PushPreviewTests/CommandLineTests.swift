@@ -57,7 +57,7 @@ struct CommandLineTests {
         func outcomes(_ s: [[String: Any]]) -> [String] { s.map { "\($0["step"]!):\($0["outcome"]!)" } }
         let encrypted = steps("encrypted-message.apns")
         #expect(encrypted.ran && encrypted.level == "full")
-        #expect(outcomes(encrypted.steps) == ["decrypt:decrypted", "enrich:enriched", "attach:attached"])
+        #expect(outcomes(encrypted.steps) == ["decrypt:decrypted", "enrich:enriched", "communicate:donated", "attach:attached"])
         #expect(encrypted.steps.allSatisfy { $0["ms"] is Double || $0["ms"] is Int } && (encrypted.steps.last?["bytes"] as? Int ?? 0) > 0)
         #expect(outcomes(steps("enriched-crew.apns").steps).contains("enrich:enriched"))
         let localized = steps("localized-boarding.apns")

@@ -53,31 +53,39 @@ struct ContentStageTests {
         try #require(results.first { $0.view == name || ($0.view.hasPrefix(name + "-") && name != "banner") })
     }
 
-    /// A view with no height of its own is width × InitialContentSizeRatio: 361 × 0.5 = 180.5 on iPhone 15.
+    /// A view with no height of its own is width × InitialContentSizeRatio: 377 × 0.5 = 188.5 on iPhone 15.
     @Test func viewWithoutHeightTakesTheRatio() throws {
         var f = Fixture()
         f.attributes["UNNotificationExtensionInitialContentSizeRatio"] = 0.5
         f.template = #"<div id="fill" style="position: absolute; left: 0; top: 0; right: 0; bottom: 0; background: #264653"></div>"#
         let expanded = try Self.view(try f.render(), "expanded")
         #expect(expanded.errors.isEmpty, "\(expanded.errors)")
-        #expect(expanded.content?.customViewHeight == 180.5 && expanded.content?.clippedBy == 0)
+        #expect(expanded.content?.customViewHeight == 188.5 && expanded.content?.clippedBy == 0)
         let fill = try #require(try Self.boxes(expanded).first { $0.id == "fill" })
-        #expect(fill.width == 361 && fill.height == 180.5)
+        #expect(fill.width == 377 && fill.height == 188.5)
     }
 
     @Test func defaultContentHiddenAndTitleOverridden() throws {
         var f = Fixture()
         let shown = try Self.boxes(try Self.view(try f.render(), "expanded"))
-        #expect(shown.contains { $0.id == "content" } && shown.contains { $0.id == "title" })
+        #expect(shown.contains { $0.id == "row" } && shown.contains { $0.id == "title" })
 
-        f.attributes["UNNotificationExtensionDefaultContentHidden"] = true
+        // The view controller's title is the notification's title in the row below the custom view
+        // (iOS 15 and later have no header); the banner keeps the notification's own.
         f.attributes["UNNotificationExtensionOverridesDefaultTitle"] = true
         f.settings = #"{"appName": "Harbor", "categories": {"card": {"title": "Boarding · {{title}}"}}}"#
+        let overridden = try f.render()
+        let html = try String(contentsOfFile: try #require(try Self.view(overridden, "expanded").outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
+        #expect(html.contains(">Boarding · Ferry</div>"))
+        let banner = try String(contentsOfFile: try #require(try Self.view(overridden, "banner").outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
+        #expect(!banner.contains("Boarding · Ferry") && banner.contains(">Ferry</div>"))
+
+        // With the default content hidden too, the title shows nowhere: said.
+        f.attributes["UNNotificationExtensionDefaultContentHidden"] = true
         let expanded = try Self.view(try f.render(), "expanded")
         let hidden = try Self.boxes(expanded)
-        #expect(!hidden.contains { $0.id == "content" || $0.id == "title" || $0.id == "body" })
-        let html = try String(contentsOfFile: try #require(expanded.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
-        #expect(html.contains(">Boarding · Ferry</div>") && !html.contains(">Harbor</div>"))
+        #expect(!hidden.contains { $0.id == "row" || $0.id == "title" || $0.id == "body" })
+        #expect(expanded.notes?.contains { $0.contains("OverridesDefaultTitle") && $0.contains("DefaultContentHidden") } == true, "\(expanded.notes ?? [])")
 
         // Overriding without a title setting keeps the app name and says why.
         f.settings = #"{"appName": "Harbor"}"#
@@ -194,7 +202,7 @@ struct ContentStageTests {
         #expect(try Data(contentsOf: f.folder.appendingPathComponent("Info.plist")).prefix(6) == Data("bplist".utf8))
         #expect(project.content.extensions.first?.categories == ["other", "card"] && project.content.issues.isEmpty)
         let expanded = try Self.view(try f.render(), "expanded")
-        #expect(expanded.content?.customViewHeight == 90.25)
+        #expect(expanded.content?.customViewHeight == 94.25)
     }
 
     @Test func categoryClaimedTwiceIsAnError() throws {

@@ -105,7 +105,8 @@ struct RealProjectShapeTests {
     /// payload with no loc-keys is still drawn per locale, each in its language.
     @Test func actionTitlesAndDisplayNamePerLocale() throws {
         var f = Fixture()
-        f.payload = #"{"aps": {"alert": {"title": "Ferry", "body": "Departs soon"}, "category": "card"}}"#
+        // No title: the row's title is the app's display name.
+        f.payload = #"{"aps": {"alert": {"body": "Departs soon"}, "category": "card"}}"#
         f.categories = #"{"categories": [{"identifier": "card", "actions": [{"identifier": "open", "title": {"key": "ACTION_OPEN", "table": "Notifications", "default": "Open"}}, {"identifier": "r", "title": "Reply", "textInput": {"buttonTitle": {"key": "SEND", "table": "Notifications"}, "placeholder": {"key": "WRITE", "table": "Notifications"}}}]}]}"#
         let project = try f.write()
         for (language, open, name) in [("nl", "Openen", "Haven"), ("en", "Open", "Harbour")] {
@@ -123,7 +124,7 @@ struct RealProjectShapeTests {
             let expanded = try #require(results.first { $0.locale == locale && $0.view == "expanded" }, "no \(locale) mock-up")
             #expect(expanded.actions?.first?.title == open)
             let page = try String(contentsOfFile: try #require(expanded.outputs.first), encoding: .utf8)
-            #expect(page.contains(name) || page.contains(name.uppercased()), "\(locale): no \(name) in the header")
+            #expect(page.contains(">\(name)</div>"), "\(locale): no \(name) as the title")
             let reply = try #require(results.first { $0.locale == locale && $0.view == "reply" })
             let replyPage = try String(contentsOfFile: try #require(reply.outputs.first), encoding: .utf8)
             #expect(replyPage.contains(locale == "nl" ? "Stuur" : "Send"))

@@ -24,7 +24,7 @@ struct TemplateOptionTests {
         let boxes = try JSONDecoder().decode([LaidOutBox].self, from: Data(contentsOf: URL(fileURLWithPath: r.outputs.first { $0.hasSuffix(".layout.json") }!)))
         let view = try #require(boxes.first { $0.id == "v" })
         let card = try #require(boxes.first { $0.id == "notification" })
-        #expect(view.height == 120 && view.y > card.y && view.y + view.height < card.y + card.height)
+        #expect(view.height == 120 && view.y >= card.y && view.y + view.height < card.y + card.height)
         let html = try String(contentsOfFile: r.outputs.first { $0.hasSuffix(".html") }!, encoding: .utf8)
         #expect(html.contains("Ferry departs in 10 minutes</div>") && html.contains(".v { height: 120px"))
     }

@@ -61,6 +61,7 @@ enum GalleryPage {
     td, th { text-align: left; padding: 2px 4px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
     ul { margin: 4px 0; padding-left: 18px; }
     .error { color: var(--red); } .warning { color: var(--orange); }
+    .note { margin: 8px 0 0; padding: 4px 8px; border-left: 3px solid var(--muted); color: var(--muted); font-size: 12px; }
     #failed { border: 1px solid var(--red); border-radius: 12px; padding: 4px 14px; margin-top: 16px; background: var(--card); }
     """
 
@@ -69,13 +70,13 @@ enum GalleryPage {
         let hash = hexToBase64(SHA256.hex(Array("\n\(script)\n".utf8)))
         let all = report.inputs.flatMap(\.mockups)
         func options(_ name: String, _ values: [String]) -> String {
-            "<label>\(name)<select data-filter=\"\(name.lowercased())\"><option value=\"\">all</option>"
+            "<label>\(name)<select data-filter=\"\(name.lowercased().replacingOccurrences(of: " ", with: ""))\"><option value=\"\">all</option>"
                 + Set(values).sorted().map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML($0))</option>" }.joined() + "</select></label>"
         }
         var body = """
         <header><h1>\(escapeHTML(report.project))</h1>
         <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \(escapeHTML($0))" } ?? "")</span>
-        \(options("Device", all.map(\.device).filter { !$0.isEmpty }))\(options("Appearance", all.map(\.appearance).filter { !$0.isEmpty }))\(options("Locale", all.compactMap(\.locale)))\(options("Outcome", ["rendered", "warnings", "failed"]))
+        \(options("Device", all.map(\.device).filter { !$0.isEmpty }))\(options("Appearance", all.map(\.appearance).filter { !$0.isEmpty }))\(options("Locale", all.compactMap(\.locale)))\(options("Text size", all.compactMap(\.textSize)))\(options("Level", all.compactMap(\.interruptionLevel)))\(options("Outcome", ["rendered", "warnings", "failed"]))
         <span class="meta" id="shown"></span></header>
         <main>
 
@@ -97,10 +98,11 @@ enum GalleryPage {
         for category in groups.keys.sorted(by: { ($0.isEmpty ? 1 : 0, $0) < ($1.isEmpty ? 1 : 0, $1) }) {
             body += "<section class=\"category\"><h2>\(category.isEmpty ? "No category" : "Category: " + escapeHTML(category))</h2><div class=\"grid\">\n"
             for input in groups[category]! {
-                // In the order asked for: devices, then appearances, then locales.
+                // In the order asked for: devices, then appearances, then locales, then text sizes.
                 func rank(_ r: MockupResult) -> [Int] {
                     [report.devices.firstIndex(of: r.device) ?? -1, report.appearances.firstIndex(of: r.appearance) ?? -1,
-                     r.locale.flatMap { report.locales.firstIndex(of: $0) } ?? -1]
+                     r.locale.flatMap { report.locales.firstIndex(of: $0) } ?? -1,
+                     r.textSize.flatMap { TextSize(rawValue: $0) }.flatMap { TextSize.allCases.firstIndex(of: $0) } ?? -1]
                 }
                 let cards = Dictionary(grouping: input.mockups, by: rank)
                 for key in cards.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -136,9 +138,11 @@ enum GalleryPage {
     static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL) -> String {
         let first = results[0]
         let outcome = GalleryReport.outcome(of: results)
-        var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\" data-device=\"\(escapeHTML(first.device))\" data-appearance=\"\(escapeHTML(first.appearance))\" data-locale=\"\(escapeHTML(first.locale ?? ""))\" data-outcome=\"\(outcome)\">"
+        var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\" data-device=\"\(escapeHTML(first.device))\" data-appearance=\"\(escapeHTML(first.appearance))\" data-locale=\"\(escapeHTML(first.locale ?? ""))\" data-textsize=\"\(escapeHTML(first.textSize ?? ""))\" data-level=\"\(escapeHTML(first.interruptionLevel ?? ""))\" data-outcome=\"\(outcome)\">"
         out += "<h3>\(escapeHTML(input.payload)) <span class=\"badge \(outcome)\">\(outcome)</span></h3>"
-        out += "<div class=\"meta\">\([profile?.name ?? first.device, first.appearance, first.locale].compactMap { $0 }.filter { !$0.isEmpty }.map(escapeHTML).joined(separator: " · "))</div><div class=\"views\">"
+        let textSize = first.textSize == TextSize.standard.rawValue ? nil : first.textSize.map { "text size " + $0 }
+        let level = first.interruptionLevel == "active" ? nil : first.interruptionLevel
+        out += "<div class=\"meta\">\([profile?.name ?? first.device, first.appearance, first.locale, textSize, level].compactMap { $0 }.filter { !$0.isEmpty }.map(escapeHTML).joined(separator: " · "))</div><div class=\"views\">"
         // The banner first: it is what people see first.
         for r in results.sorted(by: { ($0.view.hasPrefix("banner") ? 0 : 1) < ($1.view.hasPrefix("banner") ? 0 : 1) }) {
             for png in r.outputs where png.hasSuffix(".png") {
@@ -149,6 +153,7 @@ enum GalleryPage {
             }
         }
         out += "</div>"
+        for note in Set(results.flatMap { $0.notes ?? [] }).sorted() { out += "<p class=\"note\">\(escapeHTML(note))</p>" }
         out += details(results)
         return out + "</article>\n"
     }

@@ -49,14 +49,29 @@ public struct GalleryRun {
         let global = InputKey.global(project: project, templates: templates, options: options, timings: timings)
         let previous = incremental ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
         let inputs = Results(count: files.count)
+        // Threads are drawn as stacks too, as jobs after the payloads', beside each newest member.
+        let threads = MockupRenderer.threads(files)
+        let stacks = StackResults()
         let next = Counter()
         let start = Date()
-        let jobs = max(1, min(self.jobs, files.count))
+        let jobs = max(1, min(self.jobs, files.count + threads.count))
         let peaks = PeakMemory()
         let (project, templates, fonts, options, timings, workers, pixels) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let slot = RenderSlot(plan: workers, templates: templates, fonts: fonts, pixels: pixels)
-            while let i = next.take(below: files.count) {
+            while let i = next.take(below: files.count + threads.count) {
+                guard i < files.count else {
+                    let members = threads[i - files.count], newest = members.last!
+                    let results = slot.render(newest, project: project, options: options, name: project.relativePath(newest), thread: members)
+                    stacks.add(files.firstIndex(of: newest)!, results.map { r in
+                        var r = r
+                        r.payload = project.relativePath(newest)
+                        r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
+                        if !timings { r.service.steps = r.service.steps.map { var s = $0; s.ms = 0; return s } }
+                        return r
+                    })
+                    continue
+                }
                 let file = files[i]
                 let relative = project.relativePath(file)
                 let key = InputKey.payload(file, global: global)
@@ -80,10 +95,15 @@ public struct GalleryRun {
             peaks.add(slot.workerPeakKB)
         }
         let catalog = (try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []
+        var all = inputs.all
+        for (i, results) in stacks.all {
+            all[i].mockups = all[i].mockups.filter { !$0.view.hasPrefix("stack") } + results
+            all[i].outcome = GalleryReport.outcome(of: all[i].mockups)
+        }
         var report = GalleryReport(tool: "pushpreview \(pushPreviewVersion)", project: project.folder.lastPathComponent, devices: options.devices,
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
-                                   shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: inputs.all)
+                                   shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
         report.projectIssues = Validator(templates: templates).projectFindings(project).map(\.description)
         report.summarize()
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
@@ -100,6 +120,14 @@ final class Results: @unchecked Sendable {
     init(count: Int) { items = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ value: GalleryReport.Input, kept: Bool = false) { lock.withLock { items[i] = value; done += 1; if kept { self.kept += 1 } } }
     var all: [GalleryReport.Input] { lock.withLock { items.compactMap { $0 } } }
+}
+
+/// The stacks' results, by the index of the thread's newest payload.
+final class StackResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int: [MockupResult]] = [:]
+    func add(_ i: Int, _ results: [MockupResult]) { lock.withLock { items[i, default: []] += results } }
+    var all: [(Int, [MockupResult])] { lock.withLock { items.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } } }
 }
 
 /// The lanes' worker peak memory, added up.
@@ -128,7 +156,7 @@ final class Counter: @unchecked Sendable {
 /// is not fetched to hash it: change the URL to force a new render.
 enum InputKey {
     static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
-        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(timings)".utf8)
+        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8)
         let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
         for root in [project.folder, templates] {
             for file in files(under: root) where !file.hasPrefix(project.folder.appendingPathComponent("payloads").path + "/") && !file.hasPrefix(cache + "/") {

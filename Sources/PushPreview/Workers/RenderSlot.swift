@@ -18,8 +18,9 @@ public final class RenderSlot {
         self.plan = plan; self.templates = templates; self.fonts = fonts; self.pixels = pixels
     }
 
-    /// `name` is how results and failures name the payload.
-    public func render(_ file: URL, project: Project, options: RenderOptions, name: String) -> [MockupResult] {
+    /// `name` is how results and failures name the payload; `thread`: draw the stack of these
+    /// payloads (the last, `file`, the newest) instead.
+    public func render(_ file: URL, project: Project, options: RenderOptions, name: String, thread: [URL]? = nil) -> [MockupResult] {
         let failure = { (message: String) in
             [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [], errors: [message], service: .none)]
         }
@@ -27,7 +28,8 @@ public final class RenderSlot {
             if renderer == nil {
                 do { renderer = try MockupRenderer(fonts: fonts, templates: templates, pixelCache: pixels) } catch { return failure("fonts: \(error)") }
             }
-            return renderer!.render(payloadFile: file, project: project, options: options)
+            return thread.map { renderer!.renderStack(members: $0, project: project, options: options) }
+                ?? renderer!.render(payloadFile: file, project: project, options: options)
         }
         if worker == nil {
             let setup = WorkerSetup(templates: templates, fonts: fonts.files, dataLimitMB: plan.memoryMB * 2 + 1024)
@@ -35,7 +37,7 @@ public final class RenderSlot {
                 return failure("could not start a render worker (\(plan.executable.path)): \(error)")
             }
         }
-        let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options), name: name)
+        let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options, thread: thread), name: name)
         if worker?.alive != true { worker = nil }
         return results
     }

@@ -35,7 +35,9 @@ public enum RenderWorker {
             if projects[job.project] == nil { projects[job.project] = Result { () throws(ProjectError) in try Project(folder: job.project) } }
             let results: [MockupResult]
             switch projects[job.project]! {
-            case .success(let project): results = renderer.render(payloadFile: job.payload, project: project, options: job.options)
+            case .success(let project):
+                results = job.thread.map { renderer.renderStack(members: $0, project: project, options: job.options) }
+                    ?? renderer.render(payloadFile: job.payload, project: project, options: job.options)
             case .failure(let error):
                 results = [MockupResult(payload: job.payload.path, device: "", appearance: "", locale: nil, view: "expanded",
                                         outputs: [], warnings: [], errors: [error.description], service: .none)]

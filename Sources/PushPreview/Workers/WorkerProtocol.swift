@@ -11,11 +11,12 @@ struct WorkerSetup: Codable {
     var dataLimitMB: Int
 }
 
-/// One payload to render.
+/// One payload to render, or (with `thread`) the stack of a thread whose newest is `payload`.
 struct WorkerJob: Codable {
     var payload: URL
     var project: URL
     var options: RenderOptions
+    var thread: [URL]?
 }
 
 /// From the worker: what it is doing now (so a death can be explained), or a payload's results.

@@ -108,6 +108,9 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
         var targetContentIdentifier: String?
         var userInfo: [AnyHashable: Any] = [:]
         var relevanceScore = 0.0
+        var interruptionLevel = UNNotificationInterruptionLevel.active
+        /// Who sent it, once a messaging intent is donated (`updating(from:)` on iOS).
+        var communication: UNCommunication?
     }
     var fields = Fields()
 
@@ -126,6 +129,8 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     open var targetContentIdentifier: String? { fields.targetContentIdentifier }
     open var userInfo: [AnyHashable: Any] { fields.userInfo }
     open var relevanceScore: Double { fields.relevanceScore }
+    open var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
+    open var communication: UNCommunication? { fields.communication }
 
     public func copy(with zone: NSZone? = nil) -> Any { UNNotificationContent(fields: fields) }
     public func mutableCopy(with zone: NSZone? = nil) -> Any { UNMutableNotificationContent(fields: fields) }
@@ -144,6 +149,27 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     open override var targetContentIdentifier: String? { get { fields.targetContentIdentifier } set { fields.targetContentIdentifier = newValue } }
     open override var userInfo: [AnyHashable: Any] { get { fields.userInfo } set { fields.userInfo = newValue } }
     open override var relevanceScore: Double { get { fields.relevanceScore } set { fields.relevanceScore = newValue } }
+    open override var interruptionLevel: UNNotificationInterruptionLevel { get { fields.interruptionLevel } set { fields.interruptionLevel = newValue } }
+    /// What `content.updating(from: INSendMessageIntent)` gives on iOS: a communication notification.
+    open override var communication: UNCommunication? { get { fields.communication } set { fields.communication = newValue } }
+}
+
+/// How strongly a notification interrupts (`UNNotificationInterruptionLevel`, the payload's
+/// `interruption-level`).
+public enum UNNotificationInterruptionLevel: String, Sendable, Codable, CaseIterable {
+    case passive, active, timeSensitive = "time-sensitive", critical
+}
+
+/// The sender (and, for a group conversation, the group) an `INSendMessageIntent` names; the
+/// images are references resolved like attachments (media roots, allowed hosts, `data:`).
+public struct UNCommunication: Sendable, Equatable {
+    public var senderName: String
+    public var senderImage: String?
+    public var groupName: String?
+    public var groupImage: String?
+    public init(senderName: String, senderImage: String? = nil, groupName: String? = nil, groupImage: String? = nil) {
+        self.senderName = senderName; self.senderImage = senderImage; self.groupName = groupName; self.groupImage = groupImage
+    }
 }
 
 open class UNNotificationRequest: NSObject, @unchecked Sendable {

@@ -31,13 +31,24 @@ struct EnrichStep {
             case "subtitle": content.subtitle = text
             case "body": content.body = text
             case "threadIdentifier", "thread-id": content.threadIdentifier = text
+            case let f where f.hasPrefix("communication."):
+                let name = String(f.dropFirst("communication.".count))
+                guard ServiceSettings.communicationFields.contains(name) else { refused.append(field); continue }
+                var c = content.communication ?? UNCommunication(senderName: "")
+                switch name {
+                case "senderName": c.senderName = text
+                case "senderImage": c.senderImage = text
+                case "groupName": c.groupName = text
+                default: c.groupImage = text
+                }
+                content.communication = c
             default: userInfo[field] = text
             }
             changed.append(field)
         }
         content.userInfo = userInfo
         if !refused.isEmpty {
-            return ("partly enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", ")); set.\(refused.joined(separator: ", set.")) is not a content field enrich can change (title, subtitle, body, thread-id or a custom key): ignored")
+            return ("partly enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", ")); set.\(refused.joined(separator: ", set.")) is not a content field enrich can change (title, subtitle, body, thread-id, communication.senderName, .senderImage, .groupName, .groupImage or a custom key): ignored")
         }
         return ("enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", "))")
     }

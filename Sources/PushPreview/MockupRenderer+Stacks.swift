@@ -1,0 +1,109 @@
+import ContentStage
+import Foundation
+import Payload
+import ServiceStage
+
+/// A thread's stack: the payloads of a project that share a `thread-id` (within a category, as
+/// iOS groups them), drawn as Notification Center stacks them — the newest on top, the edges of
+/// the ones below, and the summary line — and, with `--view lockscreen`, on the Lock Screen.
+extension MockupRenderer {
+    /// Payloads that iOS would stack: two or more with the same category and `thread-id`, each
+    /// group in the order given (the last is the newest). Payloads that do not parse are left out.
+    public static func threads(_ files: [URL]) -> [[URL]] {
+        var groups: [String: [URL]] = [:], order: [String] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file.path),
+                  let (payload, _) = try? PayloadParser.parse([UInt8](data), file: file.path), let thread = payload.threadId, !thread.isEmpty else { continue }
+            let key = "\(payload.category ?? "")\u{0}\(thread)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(file)
+        }
+        return order.compactMap { groups[$0] }.filter { $0.count > 1 }
+    }
+
+    /// The `-stack` view (and `-stack-lockscreen`) of one thread, written beside the newest
+    /// member's mock-ups, for every device, appearance, locale and text size asked for.
+    public func renderStack(members: [URL], project: Project, options: RenderOptions) -> [MockupResult] {
+        guard let newest = members.last else { return [] }
+        let failure = { (message: String) in
+            [MockupResult(payload: newest.path, device: "", appearance: "", locale: nil, view: "stack", outputs: [], warnings: [], errors: [message], service: .none)]
+        }
+        saidForPayload = []
+        var payloads: [Payload] = []
+        for file in members {
+            guard let data = FileManager.default.contents(atPath: file.path), let (payload, _) = try? PayloadParser.parse([UInt8](data), file: file.path) else {
+                return failure("\(file.path): a member of the thread no longer parses")
+            }
+            payloads.append(payload)
+        }
+        let top = payloads.last!, below = payloads.dropLast()
+        let catalog: [DeviceProfile]
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
+        var service = ServiceStage(projectFolder: project.folder, settings: project.service)
+        if let budget = options.timeBudget { service.settings.timeBudget = budget }
+        let stage = contentStage(for: project)
+        let category = project.content.category(top.category)
+        // What the summary counts: each notification below the top one, by its summary-arg-count.
+        let count = below.reduce(0) { $0 + ($1.alert?.summaryArgCount ?? 1) }
+        var arguments: [String] = []
+        for p in below { if let a = p.alert?.summaryArg, !arguments.contains(a) { arguments.append(a) } }
+        var results: [MockupResult] = []
+        for deviceID in options.devices {
+            guard let device = catalog.first(where: { $0.id == deviceID }) else { continue }
+            for appearance in options.appearances {
+                for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
+                    let language = locale ?? "en", idiom = device.isPad ? "ipad" : "iphone"
+                    activity?("running the service stage for the thread's newest (\(language), \(idiom))")
+                    let notification = service.run(top, locale: language, device: idiom)
+                    for textSize in options.textSizes {
+                        let job = Job(notification: notification, project: project, stage: stage, device: device, appearance: appearance,
+                                      locale: locale, textSize: textSize, payloadFile: newest, options: options, warnings: notification.trace.fallbacks)
+                        results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    func renderStack(_ job: Job, count: Int, arguments: [String], category: NotificationCategory?, members: Int) -> [MockupResult] {
+        let n = job.notification
+        var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
+                                view: "stack", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
+                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
+        images.beginPage()
+        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
+        var context: TemplateContext
+        do { context = try makeContext(job, result: &base) } catch {
+            base.errors.append("\(error)")
+            return [base]
+        }
+        context.banner.thumbnail = thumbnail(for: n, job: job, result: &base)
+        context.stack = .init(count: members, summary: summary(count: count, arguments: arguments, category: category, job: job, result: &base))
+        var stack = base
+        render(.stack, name: "stack", context: context, customView: nil, ratio: 1, templateFile: nil, job: job, result: &stack)
+        var results = [stack]
+        if job.options.extraViews.contains("lockscreen") {
+            var lock = base
+            lock.view = "stack-lockscreen"
+            var c = context
+            c.lockScreen = lockScreen(job)
+            render(.lockScreen, name: lock.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &lock)
+            results.append(lock)
+        }
+        return results
+    }
+
+    /// The summary line: the category's `categorySummaryFormat` (a key of the app's strings, or
+    /// the format itself) with the count and the notifications' summary arguments, pluralized for
+    /// the locale; else the system's "N more notifications".
+    func summary(count: Int, arguments: [String], category: NotificationCategory?, job: Job, result: inout MockupResult) -> String {
+        let args = ["\(count)", arguments.joined(separator: ", ")]
+        guard let format = category?.categorySummaryFormat else { return systemString("%u more notifications", args: args, job: job, result: &result) }
+        if let found = localizer(job).find(key: format, args: args) {
+            if found.fellBack { result.warnings += found.warnings.prefix(1).map { "categorySummaryFormat: \($0)" } }
+            return found.text
+        }
+        return Localizer.format(format, args).text
+    }
+}
