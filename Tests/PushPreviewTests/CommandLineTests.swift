@@ -80,6 +80,8 @@ struct CommandLineTests {
     @Test(arguments: [
         ["render"], ["render", "x.apns", "--device", "nokia-3310"], ["render", "x.apns", "--appearance", "sepia"],
         ["render", "x.apns", "--bogus"], ["frobnicate"], ["thumbnail", "a.jpg"], ["thumbnail", "a.jpg", "--size", "0x5", "--out", "t.png"],
+        ["render", "x.apns", "--text-size", "huge"], ["render", "x.apns", "--text-size", "Large"],
+        ["render", "x.apns", "--view", "home-screen"], ["gallery", "--view", "lockscreen,widgets"],
     ])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let r = try run(arguments)
