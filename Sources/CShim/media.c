@@ -20,6 +20,7 @@ static const char VIDEO_DECODERS[] = "h264,hevc,mpeg4,mpeg1video,mpeg2video,h263
 // for minutes. The pixel budget is 600 frames of 1080p, so 150 frames of 4K.
 enum { MAX_FRAMES = 600, MAX_PACKETS = 2000, MAX_SEEK_RETRIES = 4, IO_BUFFER = 32768 };
 static const int64_t MAX_PIXEL_WORK = 600LL * 1920 * 1080;
+static const size_t MAX_ALLOCATION = 256 << 20;
 
 typedef struct { const uint8_t *data; size_t size; int64_t pos; } memory_source;
 
@@ -64,6 +65,9 @@ static void setup(void) {
     // FFmpeg logs to stderr by default; errors reach the caller as messages instead.
     av_log_set_level(AV_LOG_QUIET);
     av_log_set_callback(discard_log);
+    // Demuxers size some tables by the count a box declares (MP4's stss takes 300 million key
+    // frames from 4 bytes): no single allocation may pass ImageLimits' decoder memory, 256 MB.
+    av_max_alloc(MAX_ALLOCATION);
 }
 
 static int fail(shim_media_info *info, const char *format, ...) {
@@ -74,6 +78,7 @@ static int fail(shim_media_info *info, const char *format, ...) {
 }
 
 static int fail_av(shim_media_info *info, int rc) {
+    if (rc == AVERROR(ENOMEM)) return fail(info, "corrupt: it declares a table or frame larger than the %zu MB allowed", MAX_ALLOCATION >> 20);
     return fail(info, "truncated or corrupt: %s", av_err2str(rc));
 }
 
