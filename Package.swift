@@ -19,11 +19,14 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
-        // Every setjmp/longjmp of libjpeg and libpng lives here, and the one door to ICU.
+        .systemLibrary(name: "CAV", path: "Sources/CAV", pkgConfig: "libavformat libavcodec libswscale libavutil"),
+        // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, and every
+        // FFmpeg call (media.c).
         .target(
-            name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
+            name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF", "CAV"],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m"),
-                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
+                             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
 
         // The checked number conversions every stage uses.
         .target(name: "Checked"),

@@ -14,7 +14,7 @@ import Typography
 public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "json": json, "payload": payload, "plist": plist, "strings": strings, "mustache": mustache,
-        "css": css, "html": html, "layout": layout, "image": image,
+        "css": css, "html": html, "layout": layout, "image": image, "media": media,
     ]
 
     /// Any bytes as a JSON file.
@@ -85,5 +85,13 @@ public enum FuzzTargets {
     public static func image(_ bytes: [UInt8]) {
         _ = try? Thumbnailer.thumbnail(bytes, width: 114, height: 114, fit: .fill)
         _ = try? Thumbnailer.thumbnail(bytes, width: 40, height: 90, fit: .fit, clip: .init(x: 0.25, y: 0, width: 0.5, height: 1), frame: 3)
+    }
+
+    /// Any bytes as a video or audio attachment: measured, and its poster taken (first frame, and
+    /// the frame at 1.5 s) into a banner thumbnail's box.
+    public static func media(_ bytes: [UInt8]) {
+        _ = try? MediaFile.info(bytes)
+        _ = try? MediaFile.poster(bytes, maxWidth: 114, maxHeight: 114)
+        _ = try? MediaFile.poster(bytes, at: 1.5, maxWidth: 114, maxHeight: 114)
     }
 }

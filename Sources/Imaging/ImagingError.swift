@@ -14,6 +14,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible {
     case encodingFailed(String)
     /// The file does not exist or cannot be read.
     case unreadable(String)
+    /// A video or audio file could not be read, or has no frame to show (MediaFile).
+    case media(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible {
             return "frame \(requested) asked for, but the GIF has \(available) frame\(available == 1 ? "" : "s") (frames count from 0)"
         case .encodingFailed(let why): return "could not encode the image: \(why)"
         case .unreadable(let path): return "\(path): no such file, or it cannot be read"
+        case .media(let why): return "cannot use the video or audio file: \(why)"
         }
     }
 }

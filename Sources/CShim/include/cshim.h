@@ -69,6 +69,25 @@ int shim_gif_encode(int width, int height, const uint8_t *palette, int palette_s
                     const shim_gif_frame *frames, int frame_count,
                     uint8_t **out, size_t *out_size, char error[SHIM_ERR_LEN]);
 
+// Video and audio (media.c, over FFmpeg's libraries). The file is read from memory only: no
+// path, no protocol, no nested file is ever opened. Formats: MP4/MOV/M4A, MP3, WAV, AIFF, AVI,
+// MPEG; video codecs: H.264, HEVC, MPEG-4 Part 2, MPEG-1/2, H.263, Motion JPEG.
+typedef struct {
+    double duration;            // seconds, as the container declares it; -1 when it does not say
+    int has_video, has_audio;   // cover art in an audio file is not video
+    int width, height;          // video: the size a player shows (sample aspect ratio and rotation applied)
+    int rotation;               // clockwise degrees the stored frames are turned to be shown: 0, 90, 180 or 270
+    int poster_width, poster_height; // poster: the pixels written, as stored (before the rotation)
+    char error[SHIM_ERR_LEN];   // message when a call returns non-zero
+} shim_media_info;
+
+int shim_media_probe(const uint8_t *data, size_t size, const shim_limits *limits, shim_media_info *info);
+/// The frame shown at `seconds` (< 0: the first frame; past the end: the last frame), scaled down
+/// (never up) so that, once turned by info->rotation, it fits max_width x max_height. *rgba is
+/// malloc'ed straight-alpha RGBA, poster_width x poster_height, owned by the caller (shim_free).
+int shim_media_poster(const uint8_t *data, size_t size, double seconds, int max_width, int max_height,
+                      const shim_limits *limits, uint8_t **rgba, shim_media_info *info);
+
 // Pixels: cairo's premultiplied native-endian ARGB32 <-> straight RGBA.
 void shim_argb32_to_rgba(const uint8_t *argb, int width, int height, int stride, uint8_t *rgba);
 void shim_rgba_to_argb32(const uint8_t *rgba, int width, int height, uint8_t *argb, int stride);
