@@ -16,8 +16,19 @@ public struct TemplateContext: Sendable {
     public var appearance: Appearance
     public var locale: String
     public var timeLabel = "now"
-    /// `src` and pixel size of each attachment that is an image (nil for audio and video).
-    public var attachmentSources: [(src: String, width: Int, height: Int)?]
+    /// What each attachment shows: an image's `src` and pixel size (a video's poster frame),
+    /// and a video's or audio file's duration.
+    public var attachmentSources: [AttachmentSource]
+
+    public struct AttachmentSource: Sendable {
+        public var src: String?
+        public var width = 0, height = 0
+        /// Seconds, for video and audio.
+        public var duration: Double?
+        public init(src: String? = nil, width: Int = 0, height: Int = 0, duration: Double? = nil) {
+            self.src = src; self.width = width; self.height = height; self.duration = duration
+        }
+    }
 
     /// The view controller's title, shown instead of the app name (OverridesDefaultTitle).
     public var customTitle: String?
@@ -50,30 +61,37 @@ public struct TemplateContext: Sendable {
         public init(count: Int, summary: String) { self.count = count; self.summary = summary }
     }
 
-    /// Where the Lock Screen puts things (METRICS.md): measured on a 393 × 852 pt iPhone, the
-    /// date's baseline 117 pt and the clock's (96 pt) 215 pt from the top, the flashlight and
-    /// camera 50 pt buttons centred 83 pt above the bottom and 79 pt in from the sides; a
-    /// home-button iPhone (no Dynamic Island) has them 40 pt higher and an 82 pt clock.
+    /// Where the Lock Screen puts things (METRICS.md), as ScreenLabel measured iOS 16 and later:
+    /// the clock's size, the date's and the clock's baselines from the top, and the flashlight
+    /// and camera buttons (50 pt, centred this far above the bottom and in from the sides) that
+    /// an iPhone without a Home button has.
     public struct LockScreen: Sendable {
         public var date: String
         public var clock: String
         public var height: Double
         var dateTop: Double, clockTop: Double, clockSize: Double, listBottom: Double, buttonBottom: Double, buttonInset: Double
+        var buttons: Bool
 
         public init(date: String, clock: String, device: DeviceProfile) {
             self.date = date; self.clock = clock
             height = device.height
-            let homeButton = !device.isPad && device.height < 700
-            clockSize = device.isPad ? 112 : device.width < 380 ? 82 : device.width < 420 ? 96 : 102
+            let (size, dateBaseline, clockBaseline): (Double, Double, Double)
+            switch (device.isPad, device.height) {
+            case (true, _): (size, dateBaseline, clockBaseline) = device.width > 1000 ? (112, 111, 219) : (103, 111, 210)
+            case (false, ..<700): (size, dateBaseline, clockBaseline) = (82, 71, 154)   // a Home-button iPhone
+            case (false, ..<848): (size, dateBaseline, clockBaseline) = (96, 108, 201)  // 844 pt tall
+            case (false, ..<900): (size, dateBaseline, clockBaseline) = (96, 117, 215)  // 852 pt tall
+            default: (size, dateBaseline, clockBaseline) = (102, 122, 221)              // 926–932 pt tall
+            }
+            clockSize = size
+            buttons = !device.isPad && device.height >= 700
             // The boxes' tops: a 28 pt date line and a clock line as tall as its size (Inter's
-            // ascent is 0.97 of the size, its descent 0.24: the baseline sits 0.86 of the size down).
-            let dateBaseline = homeButton ? 77.0 : device.isPad ? 100 : 117
-            let clockBaseline = dateBaseline + (homeButton ? 86 : 98) * clockSize / 96
+            // ascent is 0.97 of the size, its descent 0.24: the baseline sits 0.845 of it down).
             dateTop = dateBaseline - 21.9
-            clockTop = (clockBaseline - 0.845 * clockSize).rounded()
-            buttonBottom = (homeButton ? 75 : 83) - 25
-            buttonInset = device.isPad ? 40 : 79 - 25
-            listBottom = buttonBottom + 50 + 22
+            clockTop = (clockBaseline - 0.845 * size).rounded()
+            buttonBottom = (device.height > 812 ? 83 : 75) - 25
+            buttonInset = (device.height > 812 ? 79 : 71) - 25
+            listBottom = buttons ? buttonBottom + 50 + 22 : 40
         }
     }
 
@@ -107,7 +125,7 @@ public struct TemplateContext: Sendable {
     }
 
     public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile,
-                appearance: Appearance, locale: String, attachmentSources: [(src: String, width: Int, height: Int)?]) {
+                appearance: Appearance, locale: String, attachmentSources: [AttachmentSource]) {
         self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
         self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
         timeLabel = RelativeTime.now(locale: locale)
@@ -135,7 +153,9 @@ public struct TemplateContext: Sendable {
         let attachments: [TemplateValue] = zip(n.attachments, attachmentSources).map { a, s in
             var o: [String: TemplateValue] = ["identifier": .string(a.identifier), "type": .string(a.kind.rawValue),
                                                "isImage": .bool(a.kind == .image), "isVideo": .bool(a.kind == .video), "isAudio": .bool(a.kind == .audio)]
-            if let s { o["url"] = .string(s.src); o["width"] = .number(Double(s.width)); o["height"] = .number(Double(s.height)) }
+            if let src = s.src { o["url"] = .string(src); o["width"] = .number(Double(s.width)); o["height"] = .number(Double(s.height)) }
+            if a.kind == .video, let src = s.src { o["poster"] = .string(src) }
+            if let d = s.duration { o["duration"] = .string(durationText(d)); o["seconds"] = .number(d) }
             return .object(o)
         }
         var app: [String: TemplateValue] = ["name": .string(appName), "initial": .string(appName.first.map { String($0).uppercased() } ?? "")]
@@ -196,7 +216,7 @@ public struct TemplateContext: Sendable {
         if let l = lockScreen {
             object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
                                     "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),
-                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset)]
+                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons)]
         }
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
         if let b = mediaButton, b.frame.count == 4, case .points(let width) = b.frame[2], case .points(let height) = b.frame[3] {
@@ -212,4 +232,12 @@ public struct TemplateContext: Sendable {
         }
         return .object(object)
     }
+}
+
+/// A duration as iOS writes it beside media: "0:07", "1:05", "1:02:03", to the nearest second.
+public func durationText(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds > 0 else { return "0:00" }
+    let total = Int(min(seconds, 1e15).rounded())
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+    return h > 0 ? "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)" : "\(m):\(s < 10 ? "0" : "")\(s)"
 }

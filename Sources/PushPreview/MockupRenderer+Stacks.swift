@@ -3,18 +3,19 @@ import Foundation
 import Payload
 import ServiceStage
 
-/// A thread's stack: the payloads of a project that share a `thread-id` (within a category, as
-/// iOS groups them), drawn as Notification Center stacks them — the newest on top, the edges of
+/// A thread's stack: the payloads of a project that share a `thread-id` (iOS groups an app's
+/// notifications by it), drawn as Notification Center stacks them — the newest on top, the edges of
 /// the ones below, and the summary line — and, with `--view lockscreen`, on the Lock Screen.
 extension MockupRenderer {
-    /// Payloads that iOS would stack: two or more with the same category and `thread-id`, each
-    /// group in the order given (the last is the newest). Payloads that do not parse are left out.
+    /// Payloads that iOS would stack: two or more of the app with the same `thread-id` (whatever
+    /// their categories), each group in the order given (the last is the newest). Payloads that
+    /// do not parse are left out.
     public static func threads(_ files: [URL]) -> [[URL]] {
         var groups: [String: [URL]] = [:], order: [String] = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path),
                   let (payload, _) = try? PayloadParser.parse([UInt8](data), file: file.path), let thread = payload.threadId, !thread.isEmpty else { continue }
-            let key = "\(payload.category ?? "")\u{0}\(thread)"
+            let key = thread
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(file)
         }

@@ -15,16 +15,25 @@ import Typography
 extension MockupRenderer {
     /// Registers the attachments and the app icon, and builds the template data.
     func makeContext(_ job: Job, result: inout MockupResult) throws -> TemplateContext {
-        var sources: [(src: String, width: Int, height: Int)?] = []
+        var sources: [TemplateContext.AttachmentSource] = []
         for attachment in job.notification.attachments {
-            guard attachment.kind == .image else { sources.append(nil); continue }
             let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
-            let src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)"
-            do { try images.register(src, bytes: attachment.bytes, fileName: src, identity: attachment.path) } catch {
+            var src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)", bytes = attachment.bytes, duration: Double?
+            if attachment.kind != .image {
+                // A video shows its poster frame, and both show their duration; a file FFmpeg
+                // cannot read is the placeholder, and said.
+                let media = self.media(attachment, job: job)
+                duration = media.duration
+                if let problem = media.problem { result.warnings.append("\(attachment.path): \(problem)") }
+                guard let poster = media.poster else { sources.append(.init(duration: duration)); continue }
+                src = "media/\(attachment.identifier)-poster@\(job.device.scale)x.png"
+                bytes = poster
+            }
+            do { try images.register(src, bytes: bytes, fileName: src, identity: attachment.kind == .image ? attachment.path : src + "|" + attachment.path) } catch {
                 throw ConfigError("\(attachment.path): \(error)")
             }
             let size = images.size(of: src)!
-            sources.append((src, Int(saturating: size.width), Int(saturating: size.height)))
+            sources.append(.init(src: src, width: Int(saturating: size.width), height: Int(saturating: size.height), duration: duration))
         }
         var iconSource: String?
         if let icon = job.project.appIcon {
@@ -112,19 +121,42 @@ extension MockupRenderer {
         return (nil, nil)
     }
 
-    /// The banner's thumbnail: the first image attachment (unless ThumbnailHidden), clipped to its
-    /// ClippingRect, at its ThumbnailTime frame, aspect-filled to 38 pt.
+    /// A video's poster frame (at ThumbnailTime seconds, else the first), as a PNG that fits the
+    /// platter at the device's scale, and a video's or audio file's duration; decoded once per run.
+    func media(_ a: Attachment, job: Job) -> MediaPoster {
+        let side = Int(job.device.notificationWidth.rounded(.up)) * job.device.scale
+        let key = "\(a.path)|\(a.bytes.count)|\(side)|\(a.thumbnailTime)"
+        if let known = posters[key] { return known }
+        var out = MediaPoster()
+        do {
+            out.duration = try MediaFile.info(a.bytes).duration
+            if a.kind == .video {
+                let frame = try MediaFile.poster(a.bytes, at: a.thumbnailTime > 0 ? a.thumbnailTime : nil, maxWidth: side, maxHeight: side * 2)
+                out.poster = try PNGCodec.encode(frame, scale: job.device.scale)
+            }
+        } catch {
+            out.problem = a.kind == .video ? "no poster frame: \(error); drawing the placeholder" : "no duration: \(error)"
+        }
+        posters[key] = out
+        return out
+    }
+
+    /// The banner's thumbnail: the first image attachment or video poster (unless ThumbnailHidden),
+    /// clipped to its ClippingRect, at its ThumbnailTime frame, aspect-filled to 38 pt.
     func thumbnail(for n: DeliveredNotification, job: Job, result: inout MockupResult) -> String? {
-        guard let a = n.attachments.first, a.kind == .image, !a.thumbnailHidden else { return nil }
+        guard let a = n.attachments.first, a.kind != .audio, !a.thumbnailHidden else { return nil }
         let side = 38 * job.device.scale
         let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
-        let frame = max(0, Int(saturating: a.thumbnailTime))
-        let key = "\(a.path)|\(a.bytes.count)|\(side)|\(clip)|\(frame)"
+        // A GIF's ThumbnailTime is a frame number; a video's poster is already the frame at its time.
+        let frame = a.kind == .image ? max(0, Int(saturating: a.thumbnailTime)) : 0
+        let key = "\(a.path)|\(a.bytes.count)|\(side)|\(clip)|\(frame)|\(a.thumbnailTime)"
         let src = "media/\(a.identifier)-thumbnail@\(job.device.scale)x.png"
         do {
             let bytes: [UInt8]
             if let known = thumbnails[key] { bytes = known } else {
-                let image = try Thumbnailer.thumbnail(a.bytes, width: side, height: side, fit: .fill, clip: clip, frame: frame)
+                let source = a.kind == .image ? a.bytes : media(a, job: job).poster
+                guard let source else { return nil } // the long-look already said why
+                let image = try Thumbnailer.thumbnail(source, width: side, height: side, fit: .fill, clip: clip, frame: frame)
                 bytes = try PNGCodec.encode(image, scale: job.device.scale)
                 thumbnails[key] = bytes
             }

@@ -16,6 +16,9 @@ public final class MockupRenderer {
     let images: ImageStore
     /// Banner thumbnails already made, by attachment, size and options.
     var thumbnails: [String: [UInt8]] = [:]
+    /// Video posters and media durations already read, by file, size and time.
+    var posters: [String: MediaPoster] = [:]
+    struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
     /// Shared media files already written in this run, by content and size.

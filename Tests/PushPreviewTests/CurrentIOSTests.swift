@@ -281,6 +281,55 @@ struct CurrentIOSTests {
         }
     }
 
+    /// A video attachment's poster is the frame at its thumbnail-time, decoded with FFmpeg's
+    /// libraries; its duration is drawn on it; a truncated file is a warning and the placeholder.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs Debian's ffmpeg CLI to make the test video"))
+    func videoPosterIsTheFrameAtItsTime() throws {
+        var p = Project()
+        p.settings = #"{"appName": "Harbor"}"#
+        let project = try p.write()
+        func ffmpeg(_ arguments: [String]) throws {
+            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/ffmpeg"), ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
+            try #require(r.status == 0, "\(r.stderr)")
+        }
+        let clip = p.folder.appendingPathComponent("media/clip.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=3", "-c:v", "libx264", "-g", "10", "-pix_fmt", "yuv420p", clip.path])
+        func frame(_ seconds: Double) throws -> RGBAImage {
+            let raw = p.folder.appendingPathComponent("frame-\(seconds).rgba")
+            try ffmpeg(["-ss", "\(seconds)", "-i", clip.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", raw.path])
+            return RGBAImage(width: 320, height: 240, pixels: sha(raw))
+        }
+        let bytes = sha(clip)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: p.folder.appendingPathComponent("media/cut.mp4"))
+        for (name, file) in [("v", "clip"), ("cut", "cut")] {
+            try Data(#"{"aps": {"alert": {"title": "Start", "body": "Watch"}, "mutable-content": 1}, "media-url": "media/\#(file).mp4", "attachment-options": {"thumbnail-time": 1.5}}"#.utf8)
+                .write(to: p.folder.appendingPathComponent("payloads/\(name).apns"))
+        }
+        var options = RenderOptions()
+        options.outputFolder = p.folder.appendingPathComponent("Output")
+        options.layoutJSON = true
+        let renderer = try makeRenderer()
+        let results = renderer.render(payloadFile: p.folder.appendingPathComponent("payloads/v.apns"), project: project, options: options)
+        let expanded = try ContentStageTests.view(results, "expanded")
+        #expect(expanded.errors.isEmpty && expanded.warnings.isEmpty, "\(expanded.errors) \(expanded.warnings)")
+        let page = try Self.page(expanded)
+        let src = try #require(page.components(separatedBy: #"id="attachment" src="../"#).dropFirst().first?.prefix { $0 != "\"" })
+        let poster = try PNGCodec.decode(sha(options.outputFolder.appendingPathComponent(String(src))))
+        let at15 = try frame(1.5), at0 = try frame(0)
+        #expect(poster.width == 320 && poster.height == 240)
+        func largest(_ a: RGBAImage, _ b: RGBAImage) -> Int { zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0 }
+        #expect(largest(poster, at15) <= 2, "the poster is not the frame at 1.5 s")
+        #expect(largest(poster, at0) > 50, "the poster is the first frame")
+        #expect(page.contains(#"id="duration">0:03</div>"#))
+        let banner = try ContentStageTests.view(results, "banner")
+        #expect((try ContentStageTests.boxes(banner)).contains { $0.id == "thumbnail" })
+
+        let cut = try ContentStageTests.view(renderer.render(payloadFile: p.folder.appendingPathComponent("payloads/cut.apns"), project: project, options: options), "expanded")
+        #expect(cut.errors.isEmpty)
+        #expect(cut.warnings.contains { $0.contains("cut.mp4") && $0.contains("no poster frame") && $0.contains("placeholder") }, "\(cut.warnings)")
+        #expect(try Self.page(cut).contains(#"<div class="media-placeholder" id="attachment">"#))
+    }
+
     /// `--view lockscreen`: the screen's full height, the clock centred above the notification.
     @Test func lockScreenView() throws {
         var p = Project()
@@ -292,7 +341,12 @@ struct CurrentIOSTests {
             let png = try ContentStageTests.png(r)
             #expect(png.height == height * scale)
             let clock = try Self.box(r, "clock"), card = try Self.box(r, "notification")
-            #expect(clock.y < card.y && card.y + card.height < Double(height) - 100)
+            // Rising from the bottom: above the flashlight and camera where the iPhone has them
+            // (not on one with a Home button).
+            let buttons = (try ContentStageTests.boxes(r)).filter { $0.id == "flashlight" || $0.id == "camera" }
+            #expect(buttons.count == (device == "iphone-se-3" ? 0 : 2))
+            #expect(clock.y < card.y && card.y + card.height < Double(height) - (buttons.isEmpty ? 30 : 100) && card.y + card.height > Double(height) - 150)
+            #expect(abs(clock.x + clock.width / 2 - Double(height == 852 ? 393 : 375) / 2) < 0.5, "the clock is not centred")
             #expect(try Self.page(r).contains(">9:41</div>") && (try Self.page(r)).contains(">Tuesday, January 9</div>"))
         }
     }
