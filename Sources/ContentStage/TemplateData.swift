@@ -70,14 +70,16 @@ public struct TemplateContext: Sendable {
         public var clock: String
         public var height: Double
         var dateTop: Double, clockTop: Double, clockSize: Double, listBottom: Double, buttonBottom: Double, buttonInset: Double
-        var buttons: Bool
+        /// The flashlight and camera (a Face ID iPhone), and the home indicator (any device
+        /// without a Home button).
+        var buttons: Bool, homeIndicator: Bool
 
         public init(date: String, clock: String, device: DeviceProfile) {
             self.date = date; self.clock = clock
             height = device.height
             let (size, dateBaseline, clockBaseline): (Double, Double, Double)
             switch (device.isPad, device.height) {
-            case (true, _): (size, dateBaseline, clockBaseline) = device.width > 1000 ? (112, 111, 219) : (103, 111, 210)
+            case (true, _): (size, dateBaseline, clockBaseline) = device.width > 1000 ? (112, 129, 234) : (103, 111, 210)
             case (false, ..<700): (size, dateBaseline, clockBaseline) = (82, 71, 154)   // a Home-button iPhone
             case (false, ..<848): (size, dateBaseline, clockBaseline) = (96, 108, 201)  // 844 pt tall
             case (false, ..<900): (size, dateBaseline, clockBaseline) = (96, 117, 215)  // 852 pt tall
@@ -85,6 +87,7 @@ public struct TemplateContext: Sendable {
             }
             clockSize = size
             buttons = !device.isPad && device.height >= 700
+            homeIndicator = device.isPad || buttons
             // The boxes' tops: a 28 pt date line and a clock line as tall as its size (Inter's
             // ascent is 0.97 of the size, its descent 0.24: the baseline sits 0.845 of it down).
             dateTop = dateBaseline - 21.9
@@ -216,7 +219,7 @@ public struct TemplateContext: Sendable {
         if let l = lockScreen {
             object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
                                     "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),
-                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons)]
+                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons), "homeIndicator": .bool(l.homeIndicator)]
         }
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
         if let b = mediaButton, b.frame.count == 4, case .points(let width) = b.frame[2], case .points(let height) = b.frame[3] {

@@ -124,7 +124,7 @@ extension MockupRenderer {
     /// A video's poster frame (at ThumbnailTime seconds, else the first), as a PNG that fits the
     /// platter at the device's scale, and a video's or audio file's duration; decoded once per run.
     func media(_ a: Attachment, job: Job) -> MediaPoster {
-        let side = Int(job.device.notificationWidth.rounded(.up)) * job.device.scale
+        let side = Int(saturating: job.device.notificationWidth, rounded: .up) * job.device.scale
         let key = "\(a.path)|\(a.bytes.count)|\(side)|\(a.thumbnailTime)"
         if let known = posters[key] { return known }
         var out = MediaPoster()
