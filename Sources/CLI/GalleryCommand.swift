@@ -19,7 +19,8 @@ enum GalleryCommand {
       --locale LIST       locales (default: the project's locales, else none)
       --format LIST       html,png (default both)
       --text-size LIST    Dynamic Type sizes, as for render (default large)
-      --view LIST         optional views: lockscreen (each notification, and each thread's stack, on the Lock Screen)
+      --view LIST         optional views: lockscreen, notification-center (each notification, and each thread's
+                          stack, on the Lock Screen or in Notification Center)
       --jobs N            parallel workers (default: the number of cores)
       --shard I/N         render only the I-th of N deterministic slices (for a CI matrix)
       --merge             join the shard output folders given as arguments into one gallery

@@ -10,7 +10,7 @@ enum RenderCommand {
 
     Renders each payload (.apns or .json) to Output/PAYLOAD/DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW.png and .html,
     where VIEW is expanded (the long-look), banner (collapsed), for a category with a text-input action,
-    reply, and with --view lockscreen, lockscreen.
+    reply, and with --view, lockscreen and notification-center.
 
       --project DIR       project folder (default: the payload's project, else Examples)
       --out DIR           output folder (default Output)
@@ -20,7 +20,8 @@ enum RenderCommand {
       --format LIST       html,png (default both)
       --text-size LIST    Dynamic Type sizes: xSmall, small, medium, large (default), xLarge, xxLarge, xxxLarge,
                           accessibility1 … accessibility5 (a size other than large is in the file names)
-      --view LIST         optional views: lockscreen (the notification on the Lock Screen)
+      --view LIST         optional views: lockscreen, notification-center (the notification on the Lock
+                          Screen, or in Notification Center's list under the clock)
       --template FILE     a custom-view template (HTML + Mustache) instead of the category's
       --show-limits       draw the custom view whole, with its height cap and the clipped part marked
       --media-state S     paused (default) or playing: how the media play/pause button is drawn

@@ -73,6 +73,9 @@ public struct TemplateContext: Sendable {
         /// The flashlight and camera (a Face ID iPhone), and the home indicator (any device
         /// without a Home button).
         var buttons: Bool, homeIndicator: Bool
+        /// Set for Notification Center: its heading, above the list that starts under the clock.
+        public var centerTitle: String?
+        var listTop: Double
 
         public init(date: String, clock: String, device: DeviceProfile) {
             self.date = date; self.clock = clock
@@ -95,6 +98,7 @@ public struct TemplateContext: Sendable {
             buttonBottom = (device.height > 812 ? 83 : 75) - 25
             buttonInset = (device.height > 812 ? 79 : 71) - 25
             listBottom = buttons ? buttonBottom + 50 + 22 : 40
+            listTop = clockBaseline + 0.24 * size + 28
         }
     }
 
@@ -219,7 +223,8 @@ public struct TemplateContext: Sendable {
         if let l = lockScreen {
             object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
                                     "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),
-                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons), "homeIndicator": .bool(l.homeIndicator)]
+                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons), "homeIndicator": .bool(l.homeIndicator),
+                                    "center": l.centerTitle.map(TemplateValue.string) ?? .null, "listTop": .number(l.listTop)]
         }
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }
         if let b = mediaButton, b.frame.count == 4, case .points(let width) = b.frame[2], case .points(let height) = b.frame[3] {

@@ -83,16 +83,7 @@ extension MockupRenderer {
         context.stack = .init(count: members, summary: summary(count: count, arguments: arguments, category: category, job: job, result: &base))
         var stack = base
         render(.stack, name: "stack", context: context, customView: nil, ratio: 1, templateFile: nil, job: job, result: &stack)
-        var results = [stack]
-        if job.options.extraViews.contains("lockscreen") {
-            var lock = base
-            lock.view = "stack-lockscreen"
-            var c = context
-            c.lockScreen = lockScreen(job)
-            render(.lockScreen, name: lock.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &lock)
-            results.append(lock)
-        }
-        return results
+        return [stack] + screens(context, name: "stack-", base: base, job: job)
     }
 
     /// The summary line: the category's `categorySummaryFormat` (a key of the app's strings, or

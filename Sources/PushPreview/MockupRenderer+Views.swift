@@ -81,6 +81,22 @@ extension MockupRenderer {
         return found.text
     }
 
+    /// The optional whole-screen views asked for (`--view`): the notification (or the stack) on
+    /// the Lock Screen, rising from the bottom, and in Notification Center, listed under the clock.
+    func screens(_ context: TemplateContext, name prefix: String, base: MockupResult, job: Job) -> [MockupResult] {
+        RenderOptions.optionalViews.filter(job.options.extraViews.contains).map { view in
+            var result = base
+            result.view = prefix + view
+            var c = context
+            c.lockScreen = lockScreen(job)
+            if view == "notification-center" {
+                c.lockScreen?.centerTitle = systemString("Notification Center", job: job, result: &result)
+            }
+            render(.lockScreen, name: result.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &result)
+            return result
+        }
+    }
+
     /// The Lock Screen's date and clock, at Apple's demo time (9:41 on Tuesday 9 January 2007),
     /// in the job's locale, so that every run draws the same page.
     func lockScreen(_ job: Job) -> TemplateContext.LockScreen {

@@ -271,15 +271,8 @@ public final class MockupRenderer {
             results.append(hidden)
         }
 
-        // On the Lock Screen (`--view lockscreen`), alone; a thread's is drawn with its stack.
-        if job.options.extraViews.contains("lockscreen") {
-            var lock = base
-            lock.view = "lockscreen"
-            var c = bannerContext
-            c.lockScreen = lockScreen(job)
-            render(.lockScreen, name: lock.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &lock)
-            results.append(lock)
-        }
+        // On the Lock Screen and in Notification Center (`--view`), alone; a thread's stack has its own.
+        results += screens(bannerContext, name: "", base: base, job: job)
 
         // After tapping the first text-input action.
         if let input = context.actions.first(where: { $0.textInput != nil }) {

@@ -33,9 +33,9 @@ public struct RenderOptions: Sendable, Codable {
     public var pngFilters: Int32 = 0x08
     /// Dynamic Type sizes (`--text-size`); a size other than `large` is in the file names.
     public var textSizes: [TextSize] = [.standard]
-    /// Views drawn only when asked (`--view`): `lockscreen`.
+    /// Views drawn only when asked (`--view`): `lockscreen`, `notification-center`.
     public var extraViews: Set<String> = []
-    public static let optionalViews = ["lockscreen"]
+    public static let optionalViews = ["lockscreen", "notification-center"]
     public init() {}
 }
 

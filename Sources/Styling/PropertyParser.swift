@@ -258,7 +258,9 @@ struct PropertyParser {
             words.removeFirst()
         }
         guard let sizeWord = words.popFirst(), !words.isEmpty else { return false }
-        let sizeParts = sizeWord.split(separator: "/", maxSplits: 1).map(String.init)
+        // size[/line-height], both present when the slash is: "/20px" and "15px/" are not fonts.
+        let sizeParts = sizeWord.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard sizeParts.allSatisfy({ !$0.isEmpty }) else { return false }
         var out = s
         guard apply("font-style", style, to: &out), apply("font-weight", weight, to: &out), apply("font-size", sizeParts[0], to: &out),
               apply("line-height", sizeParts.count > 1 ? sizeParts[1] : "normal", to: &out),

@@ -330,12 +330,14 @@ struct CurrentIOSTests {
         #expect(try Self.page(cut).contains(#"<div class="media-placeholder" id="attachment">"#))
     }
 
-    /// `--view lockscreen`: the screen's full height, the clock centred above the notification.
+    /// `--view lockscreen,notification-center`: the screen's full height, the clock centred above
+    /// the notification, which rises from the bottom on the Lock Screen and is listed under the
+    /// clock in Notification Center.
     @Test func lockScreenView() throws {
         var p = Project()
         p.settings = #"{"appName": "Harbor"}"#
         p.payloads["l"] = #"{"aps": {"alert": {"title": "Ferry", "body": "Departs soon"}}}"#
-        let results = try p.render("l") { $0.extraViews = ["lockscreen"]; $0.devices = ["iphone-15", "iphone-se-3"] }
+        let results = try p.render("l") { $0.extraViews = ["lockscreen", "notification-center"]; $0.devices = ["iphone-15", "iphone-se-3"] }
         for (device, height, scale) in [("iphone-15", 852, 3), ("iphone-se-3", 667, 2)] {
             let r = try #require(results.first { $0.view == "lockscreen" && $0.device == device })
             let png = try ContentStageTests.png(r)
@@ -348,6 +350,11 @@ struct CurrentIOSTests {
             #expect(clock.y < card.y && card.y + card.height < Double(height) - (buttons.isEmpty ? 30 : 100) && card.y + card.height > Double(height) - 150)
             #expect(abs(clock.x + clock.width / 2 - Double(height == 852 ? 393 : 375) / 2) < 0.5, "the clock is not centred")
             #expect(try Self.page(r).contains(">9:41</div>") && (try Self.page(r)).contains(">Tuesday, January 9</div>"))
+            // Notification Center: the same screen, the list under the clock, below its heading.
+            let center = try #require(results.first { $0.view == "notification-center" && $0.device == device })
+            let heading = try Self.box(center, "center-title"), listed = try Self.box(center, "notification"), top = try Self.box(center, "clock")
+            #expect(top.y + top.height < heading.y && heading.y + heading.height <= listed.y && listed.y < Double(height) / 2)
+            #expect(try Self.page(center).contains(">Notification Center</div>"))
         }
     }
 }
