@@ -68,18 +68,9 @@ extension MockupRenderer {
     }
 
     func renderStack(_ job: Job, count: Int, arguments: [String], category: NotificationCategory?, members: Int) -> [MockupResult] {
-        let n = job.notification
-        var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
-                                view: "stack", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
-                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
-        images.beginPage()
-        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
-        var context: TemplateContext
-        do { context = try makeContext(job, result: &base) } catch {
-            base.errors.append("\(error)")
-            return [base]
-        }
-        context.banner.thumbnail = thumbnail(for: n, job: job, result: &base)
+        var (base, made) = begin(job, view: "stack")
+        guard var context = made else { return [base] }
+        context.banner.thumbnail = thumbnail(for: job.notification, job: job, result: &base)
         context.stack = .init(count: members, summary: summary(count: count, arguments: arguments, category: category, job: job, result: &base))
         var stack = base
         render(.stack, name: "stack", context: context, customView: nil, ratio: 1, templateFile: nil, job: job, result: &stack)

@@ -159,17 +159,8 @@ public final class MockupRenderer {
     /// text-input action, the `-reply` view.
     func render(_ job: Job) -> [MockupResult] {
         let n = job.notification, config = job.project.content
-        var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
-                                view: "expanded", category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
-                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
-
-        images.beginPage()
-        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
-        var context: TemplateContext
-        do { context = try makeContext(job, result: &base) } catch {
-            base.errors.append("\(error)")
-            return [base]
-        }
+        var (base, made) = begin(job, view: "expanded")
+        guard var context = made else { return [base] }
 
         // The category: its extension (Info.plist), actions (categories.json) and view settings.
         let ext = config.contentExtension(for: n.category)
@@ -286,6 +277,24 @@ public final class MockupRenderer {
             results.append(reply)
         }
         return results
+    }
+
+    /// What every view of a job starts from: its result and its template data, the page's images
+    /// begun; no data when an attachment or the icon could not be read (the result says why).
+    func begin(_ job: Job, view: String) -> (MockupResult, TemplateContext?) {
+        let n = job.notification
+        var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
+                                view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
+                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
+        images.beginPage()
+        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
+        do {
+            let context = try makeContext(job, result: &base)
+            return (base, context)
+        } catch {
+            base.errors.append("\(error)")
+            return (base, nil)
+        }
     }
 
     /// With previews hidden iOS shows the title "Notification" (or the real one, with
