@@ -19,14 +19,12 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
-        .systemLibrary(name: "CAV", path: "Sources/CAV", pkgConfig: "libavformat libavcodec libswscale libavutil"),
         // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, and every
-        // FFmpeg call (media.c).
+        // FFmpeg call (media.c, which loads FFmpeg's libraries when a video is first read).
         .target(
-            name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF", "CAV"],
+            name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m"),
-                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
-                             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // The checked number conversions every stage uses.
         .target(name: "Checked"),

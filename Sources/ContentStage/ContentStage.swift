@@ -85,7 +85,7 @@ public struct ContentStage: Sendable {
             sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line, scope: "custom-view") }
         }
         let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
-        let type = parsed.stylesheet(TextStyle.stylesheet(context.textSize, family: Self.systemFamily), file: "system/text-styles.css", firstLine: 1)
+        let type = parsed.stylesheet(TextStyle.stylesheets[context.textSize]!, file: "system/text-styles.css", firstLine: 1)
         sheets = (colors.map { [$0] } ?? []) + [type] + sheets
         return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings) + iconWarnings)
     }
@@ -116,7 +116,8 @@ public struct ContentStage: Sendable {
         var missing: [String] = []
         do {
             html = try parsed.template(source, name: file).render(data, partials: { self.partial($0) ?? self.partial($0 + ".html") },
-                                                                  missing: reportMissing ? { if !missing.contains($0) { missing.append($0) } } : nil)
+                                                                  missing: reportMissing ? { if !missing.contains($0) { missing.append($0) } } : nil,
+                                                                  cache: parsed.partials)
         } catch {
             throw TemplateError(file: error.file, line: error.line, message: error.message)
         }
@@ -150,12 +151,13 @@ public struct ContentStage: Sendable {
 /// Template files read and parsed by this stage, shared by the views it composes.
 final class ParsedTemplates: @unchecked Sendable {
     private let lock = NSLock()
+    let partials = MustachePartialCache()
     private var templates: [String: MustacheTemplate] = [:]
     private var files: [String: String] = [:]
     private var sheets: [String: Stylesheet] = [:]
 
     func template(_ source: String, name: String) throws(MustacheError) -> MustacheTemplate {
-        let key = name + "\u{0}" + source
+        let key = name + "\u{0}" + contentKey(source)
         if let known = lock.withLock({ templates[key] }) { return known }
         let t = try MustacheTemplate(source, name: name)
         lock.withLock { templates[key] = t }
@@ -165,7 +167,7 @@ final class ParsedTemplates: @unchecked Sendable {
     /// Stylesheets by text: the chrome's CSS differs per device, not per payload.
     /// `scope`: the id the sheet's rules are confined to (a custom view's).
     func stylesheet(_ text: String, file: String, firstLine: Int, scope: String? = nil) -> Stylesheet {
-        let key = "\(file)|\(firstLine)|\(scope ?? "")|\(text)"
+        let key = "\(file)|\(firstLine)|\(scope ?? "")|\(contentKey(text))"
         if let known = lock.withLock({ sheets[key] }) { return known }
         let parsed = Stylesheet(text, file: file, firstLine: firstLine)
         let sheet = scope.map { parsed.scoped(toID: $0) } ?? parsed

@@ -66,5 +66,8 @@ public struct TextStyle: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The stylesheet of every size, made once.
+    static let stylesheets = Dictionary(uniqueKeysWithValues: TextSize.allCases.map { ($0, stylesheet($0, family: ContentStage.systemFamily)) })
+
     static func css(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 }

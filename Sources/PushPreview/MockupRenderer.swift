@@ -246,7 +246,7 @@ public final class MockupRenderer {
         var bannerContext = context
         bannerContext.customTitle = nil
         if job.options.hiddenPreviews {
-            bannerContext.banner = hiddenPreviewsBanner(n, category: category)
+            hidePreview(&bannerContext, category: category, job: job, result: &banner)
         } else {
             bannerContext.banner.thumbnail = thumbnail(for: n, job: job, result: &banner)
         }
@@ -257,7 +257,7 @@ public final class MockupRenderer {
             hidden.view = "banner-hidden"
             hidden.outputs = []
             var c = context
-            c.banner = hiddenPreviewsBanner(n, category: category)
+            hidePreview(&c, category: category, job: job, result: &hidden)
             render(.banner, name: hidden.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &hidden)
             results.append(hidden)
         }
@@ -297,16 +297,18 @@ public final class MockupRenderer {
         }
     }
 
-    /// With previews hidden iOS shows the title "Notification" (or the real one, with
-    /// hiddenPreviewsShowTitle), the subtitle only with hiddenPreviewsShowSubtitle, and the
-    /// category's placeholder body, `%u` being the thread's count (one here); no thumbnail.
-    func hiddenPreviewsBanner(_ n: DeliveredNotification, category: NotificationCategory?) -> TemplateContext.Banner {
-        let options = category?.options ?? []
+    /// With previews hidden iOS shows the app icon (not a sender's avatar), the title
+    /// "Notification" in the locale's words (or the real one, with hiddenPreviewsShowTitle), the
+    /// subtitle only with hiddenPreviewsShowSubtitle, and the category's placeholder body, `%u`
+    /// being the thread's count (one here); no thumbnail.
+    func hidePreview(_ context: inout TemplateContext, category: NotificationCategory?, job: Job, result: inout MockupResult) {
+        let n = context.notification, options = category?.options ?? []
         var banner = TemplateContext.Banner()
-        banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : "Notification"
+        banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : systemString("Notification", job: job, result: &result)
         banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
         banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
-        return banner
+        context.banner = banner
+        context.notification.communication = nil
     }
 
     static func report(_ a: NotificationAction) -> ActionReport {

@@ -8,12 +8,20 @@ public struct Selector: Sendable, Equatable {
         public var id: String?
         public var classes: [String] = []
         public init(tag: String? = nil, id: String? = nil, classes: [String] = []) { self.tag = tag; self.id = id; self.classes = classes }
-        func matches(_ e: Element) -> Bool {
+        func matches(_ e: Subject) -> Bool {
             if let tag, tag != e.tag { return false }
             if let id, id != e.id { return false }
-            if !classes.isEmpty { let own = e.classes; if !classes.allSatisfy(own.contains) { return false } }
-            return true
+            return classes.allSatisfy(e.classes.contains)
         }
+    }
+
+    /// What selectors look at in an element, read from its attributes once: every rule of every
+    /// sheet is matched against it and against its ancestors.
+    public struct Subject: Sendable {
+        public var tag: String
+        public var id: String?
+        public var classes: [String]
+        public init(_ e: Element) { tag = e.tag; id = e.id; classes = e.classes }
     }
     public enum Combinator: Sendable, Equatable { case descendant, child }
 
@@ -28,11 +36,15 @@ public struct Selector: Sendable, Equatable {
 
     /// Does the selector match `element`, whose ancestors are `ancestors` (root first)?
     public func matches(_ element: Element, ancestors: ArraySlice<Element>) -> Bool {
+        matches(Subject(element), ancestors: ancestors.map(Subject.init)[...])
+    }
+
+    public func matches(_ element: Subject, ancestors: ArraySlice<Subject>) -> Bool {
         guard parts.last!.matches(element) else { return false }
         return matchRest(parts.count - 2, ancestors: ancestors)
     }
 
-    private func matchRest(_ index: Int, ancestors: ArraySlice<Element>) -> Bool {
+    private func matchRest(_ index: Int, ancestors: ArraySlice<Subject>) -> Bool {
         if index < 0 { return true }
         switch combinators[index] {
         case .child:

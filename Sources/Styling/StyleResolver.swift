@@ -43,15 +43,16 @@ public struct StyleResolver: Sendable {
         return (styled, warnings)
     }
 
-    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Element], file: String,
+    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Selector.Subject], file: String,
                          serial: inout Int, warnings: inout [TemplateWarning]) -> StyledElement {
         serial += 1
         let number = serial
         var matched: [(decl: Stylesheet.Declaration, rank: Int, order: Int, file: String)] = []
         var order = 0
+        let subject = Selector.Subject(element)
         for sheet in sheets {
             for rule in sheet.rules where rule.colorScheme == nil || rule.colorScheme == appearance.rawValue {
-                let best = rule.selectors.filter { $0.matches(element, ancestors: ancestors[...]) }.map(\.specificity).max()
+                let best = rule.selectors.filter { $0.matches(subject, ancestors: ancestors[...]) }.map(\.specificity).max()
                 guard let specificity = best else { order += rule.declarations.count; continue }
                 for d in rule.declarations { matched.append((d, specificity, order, sheet.file)); order += 1 }
             }
@@ -81,7 +82,7 @@ public struct StyleResolver: Sendable {
         }
 
         var children: [StyledNode] = []
-        let path = ancestors + [element]
+        let path = ancestors + [subject]
         for child in element.children {
             switch child {
             case .text(let t): children.append(.text(t))
@@ -96,7 +97,8 @@ public struct StyleResolver: Sendable {
 
     /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.
     func substituteVariables(_ value: String, _ properties: [String: String], depth: Int = 0) -> String {
-        guard depth < 16, let start = value.range(of: "var(") else { return value }
+        // Every declaration comes here: most have no var(), found without Foundation's search.
+        guard depth < 16, value.utf8.contains(0x28), let start = value.range(of: "var(") else { return value }
         var level = 1
         var end = start.upperBound
         while end < value.endIndex, level > 0 {

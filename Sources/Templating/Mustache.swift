@@ -1,3 +1,4 @@
+import Foundation
 /// Mustache (https://mustache.github.io/mustache.5.html): interpolation, sections, inverted
 /// sections, comments, partials with standalone indentation, and set delimiters.
 public struct MustacheTemplate: Sendable {
@@ -29,11 +30,12 @@ public struct MustacheTemplate: Sendable {
     }
 
     /// Renders with `data`; `partials` finds a partial's source by name (nil = empty).
-    /// `missing` is told each `{{name}}` the data has no key for (drawn empty).
+    /// `missing` is told each `{{name}}` the data has no key for (drawn empty). `cache` keeps
+    /// partials parsed across renders (the system chrome's, drawn for every mock-up).
     public func render(_ data: TemplateValue, partials: @escaping (String) -> String? = { _ in nil },
-                       missing: ((String) -> Void)? = nil) throws(MustacheError) -> String {
+                       missing: ((String) -> Void)? = nil, cache: MustachePartialCache? = nil) throws(MustacheError) -> String {
         var out = ""
-        var renderer = MustacheRenderer(partials: partials, templateName: name)
+        var renderer = MustacheRenderer(partials: partials, templateName: name, cache: cache)
         let guarded = sectionNames
         renderer.missing = missing.map { report in { name in if !guarded.contains(name) { report(name) } } }
         try renderer.render(nodes, stack: [data], into: &out, depth: 0)
@@ -144,9 +146,27 @@ struct MustacheParser {
     }
 }
 
+/// Partials parsed once for many renders, by name, indentation and text.
+public final class MustachePartialCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsed: [String: [MustacheTemplate.Node]] = [:]
+    public init() {}
+
+    func nodes(_ key: String, parse: () throws(MustacheError) -> [MustacheTemplate.Node]) throws(MustacheError) -> [MustacheTemplate.Node] {
+        if let known = lock.withLock({ parsed[key] }) { return known }
+        let nodes = try parse()
+        lock.withLock {
+            if parsed.count > 256 { parsed.removeAll() }
+            parsed[key] = nodes
+        }
+        return nodes
+    }
+}
+
 struct MustacheRenderer {
     let partials: (String) -> String?
     let templateName: String
+    var cache: MustachePartialCache?
     /// Sections and partials nest at most this deep.
     static let maxDepth = 64
     /// What one render may do: tags visited and characters written. A template whose loops
@@ -201,9 +221,10 @@ struct MustacheRenderer {
                 guard depth < Self.maxDepth else {
                     throw MustacheError(file: templateName, line: 0, column: 0, message: "partials nest deeper than \(Self.maxDepth) levels (a partial that includes itself?)")
                 }
-                let key = name + "\u{0}" + indent
+                let key = name + "\u{0}" + indent + "\u{0}" + contentKey(source)
                 if parsedPartials[key] == nil {
-                    parsedPartials[key] = try MustacheTemplate(indent.isEmpty ? source : indented(source, by: indent), name: name).nodes
+                    let parse = { () throws(MustacheError) in try MustacheTemplate(indent.isEmpty ? source : Self.indented(source, by: indent), name: name).nodes }
+                    if let cache { parsedPartials[key] = try cache.nodes(key, parse: parse) } else { parsedPartials[key] = try parse() }
                 }
                 try render(parsedPartials[key]!, stack: stack, into: &out, depth: depth + 1)
             }
@@ -211,7 +232,7 @@ struct MustacheRenderer {
     }
 
     /// A standalone partial's lines all take the tag's indentation.
-    func indented(_ source: String, by indent: String) -> String {
+    static func indented(_ source: String, by indent: String) -> String {
         var out = indent
         let scalars = Array(source.unicodeScalars)
         for (i, s) in scalars.enumerated() {
@@ -246,5 +267,17 @@ extension StringProtocol {
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
+    }
+}
+
+/// A short key for a long text (a template, a style sheet): its length and FNV-1a over its UTF-8
+/// bytes. A `String` holding the text itself would be hashed through Unicode normalization on
+/// every lookup once it has one character outside ASCII (an em dash in a comment will do).
+public func contentKey(_ text: String) -> String {
+    var copy = text
+    return copy.withUTF8 { bytes in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\(bytes.count):\(String(hash, radix: 36))"
     }
 }

@@ -19,7 +19,7 @@ public enum Sanitizer {
         var doc = document
         var warnings: [TemplateWarning] = []
         doc.body = clean(document.body, file: document.file, allowURL: allowURL, warnings: &warnings)
-        for (i, sheet) in doc.styleSheets.enumerated() where sheet.text.lowercased().contains("url(") {
+        for (i, sheet) in doc.styleSheets.enumerated() where Self.mentionsURL(sheet.text) {
             let filtered = CSSURLFilter.filter(sheet.text, allowURL: allowURL)
             if filtered.removed {
                 warnings.append(TemplateWarning(file: doc.file, line: sheet.line, message: "removed a url() that is not an attachment, a file inside the media folders or a data: image from <style>"))
@@ -28,6 +28,19 @@ public enum Sanitizer {
         }
         doc.warnings += warnings
         return doc
+    }
+
+    /// Whether CSS text holds `url(` in any case: a byte scan (every style sheet and style
+    /// attribute of every page comes here, and most have none).
+    static func mentionsURL(_ css: String) -> Bool {
+        var text = css
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 4 else { return false }
+            for i in 0...(bytes.count - 4) where bytes[i] | 0x20 == 0x75 && bytes[i + 1] | 0x20 == 0x72 && bytes[i + 2] | 0x20 == 0x6C && bytes[i + 3] == 0x28 {
+                return true
+            }
+            return false
+        }
     }
 
     private static func clean(_ element: Element, file: String, allowURL: (String) -> String?, warnings: inout [TemplateWarning]) -> Element {
@@ -44,7 +57,7 @@ public enum Sanitizer {
         for (i, attribute) in e.attributes.enumerated().reversed() {
             let name = attribute.name
             let kept: String?
-            if name == "style" && attribute.value.lowercased().contains("url(") {
+            if name == "style" && Self.mentionsURL(attribute.value) {
                 let filtered = CSSURLFilter.filter(attribute.value, allowURL: allowURL)
                 kept = filtered.removed ? nil : filtered.css
             } else if urlAttributes.contains(name) || name.hasSuffix(":href") {

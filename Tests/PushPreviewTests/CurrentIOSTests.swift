@@ -84,6 +84,10 @@ struct CurrentIOSTests {
         }
         let banner = try ContentStageTests.view(results, "banner")
         #expect(banner.service.steps.contains { $0.step == "communicate" && $0.outcome == "donated" })
+        // With previews hidden: the app icon, not the sender, and "Notification".
+        let hidden = try ContentStageTests.view(try p.render("m") { $0.hiddenPreviews = true }, "banner-hidden")
+        #expect(!(try ContentStageTests.boxes(hidden)).contains { $0.id == "sender-avatar" })
+        #expect(try Self.page(hidden).contains(">Notification</div>") && !(try Self.page(hidden)).contains("Marta"))
 
         // A group: the group's image and name; the sender stays the title.
         p.payloads["g"] = #"{"aps": {"alert": {"body": "Reef early?"}, "category": "chat", "mutable-content": 1}, "from": "Ines", "face": "media/red.png", "group": "Sea Breeze crew", "groupFace": "media/green.png"}"#
