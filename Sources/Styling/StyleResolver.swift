@@ -28,10 +28,34 @@ public struct StyleResolver: Sendable {
     public let appearance: Appearance
     public static let rootFontSize = 16.0
 
+    /// Every rule in cascade order, with where its declarations start in that order.
+    private let rules: [(rule: Stylesheet.Rule, file: String, order: Int)]
+    /// The rules an element can match, by the id (`#x`), class (`.x`) or tag of their selectors'
+    /// rightmost compounds; `anyElement`: those with a bare `*` there. An element is matched
+    /// against its candidates only, not against every rule of every sheet.
+    private let byKey: [String: [Int]], anyElement: [Int]
+    private let declarationCount: Int
+
     /// `sheets` in cascade order; the user-agent sheet is put first.
     public init(sheets: [Stylesheet], appearance: Appearance) {
         self.sheets = [UserAgentStyle.sheet] + sheets
         self.appearance = appearance
+        var rules: [(rule: Stylesheet.Rule, file: String, order: Int)] = [], byKey: [String: [Int]] = [:], any: [Int] = [], order = 0
+        for sheet in self.sheets {
+            for rule in sheet.rules {
+                defer { order += rule.declarations.count }
+                guard rule.colorScheme == nil || rule.colorScheme == appearance.rawValue else { continue }
+                let i = rules.count
+                rules.append((rule, sheet.file, order))
+                for selector in rule.selectors {
+                    let last = selector.parts.last!
+                    if let key = last.id.map({ "#" + $0 }) ?? last.classes.first.map({ "." + $0 }) ?? last.tag {
+                        if byKey[key]?.last != i { byKey[key, default: []].append(i) }
+                    } else if any.last != i { any.append(i) }
+                }
+            }
+        }
+        self.rules = rules; self.byKey = byKey; anyElement = any; declarationCount = order
     }
 
     public func resolve(_ body: Element, file: String) -> (StyledElement, [TemplateWarning]) {
@@ -48,14 +72,16 @@ public struct StyleResolver: Sendable {
         serial += 1
         let number = serial
         var matched: [(decl: Stylesheet.Declaration, rank: Int, order: Int, file: String)] = []
-        var order = 0
+        var order = declarationCount
         let subject = Selector.Subject(element)
-        for sheet in sheets {
-            for rule in sheet.rules where rule.colorScheme == nil || rule.colorScheme == appearance.rawValue {
-                let best = rule.selectors.filter { $0.matches(subject, ancestors: ancestors[...]) }.map(\.specificity).max()
-                guard let specificity = best else { order += rule.declarations.count; continue }
-                for d in rule.declarations { matched.append((d, specificity, order, sheet.file)); order += 1 }
-            }
+        var candidates = anyElement + (byKey[subject.tag] ?? [])
+        if let id = subject.id { candidates += byKey["#" + id] ?? [] }
+        for name in subject.classes { candidates += byKey["." + name] ?? [] }
+        for i in Set(candidates).sorted() {
+            let (rule, file, first) = rules[i]
+            let best = rule.selectors.filter { $0.matches(subject, ancestors: ancestors[...]) }.map(\.specificity).max()
+            guard let specificity = best else { continue }
+            for (j, d) in rule.declarations.enumerated() { matched.append((d, specificity, first + j, file)) }
         }
         if let inline = element[attribute: "style"] {
             for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, 1_000_000, order, element.file ?? file)); order += 1 }
