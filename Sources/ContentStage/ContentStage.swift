@@ -164,7 +164,8 @@ final class ParsedTemplates: @unchecked Sendable {
         return t
     }
 
-    /// Stylesheets by text: the chrome's CSS differs per device, not per payload.
+    /// Stylesheets by text: the chrome's CSS differs per device, not per payload. At most 64 are
+    /// kept (a parsed chrome sheet is some 50 kB; a gallery's variety of them, hundreds).
     /// `scope`: the id the sheet's rules are confined to (a custom view's).
     func stylesheet(_ text: String, file: String, firstLine: Int, scope: String? = nil) -> Stylesheet {
         let key = "\(file)|\(firstLine)|\(scope ?? "")|\(contentKey(text))"
@@ -172,7 +173,7 @@ final class ParsedTemplates: @unchecked Sendable {
         let parsed = Stylesheet(text, file: file, firstLine: firstLine)
         let sheet = scope.map { parsed.scoped(toID: $0) } ?? parsed
         lock.withLock {
-            if sheets.count > 256 { sheets.removeAll() }
+            if sheets.count >= 64 { sheets.removeAll() }
             sheets[key] = sheet
         }
         return sheet
