@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "Checked"]),
+        // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files.
+        .target(name: "XcodeImport", dependencies: ["Payload"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),
@@ -53,6 +55,6 @@ let package = Package(
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

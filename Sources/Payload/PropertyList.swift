@@ -21,12 +21,19 @@ public enum PropertyList {
         public init(file: String, position: String, message: String) { self.file = file; self.position = position; self.message = message }
     }
 
+    /// Any of the three forms, told apart by their first bytes: binary (`bplist00`), XML (`<?xml`,
+    /// `<!DOCTYPE`, `<plist`), else the old-style OpenStep text of `project.pbxproj`.
     public static func read(_ bytes: [UInt8], file: String) throws(ParseError) -> Any {
         if bytes.starts(with: Array("bplist00".utf8)) {
             var reader = BinaryReader(bytes: bytes, file: file)
             return try reader.read()
         }
-        return try XMLReader.read(bytes, file: file)
+        let start = bytes.prefix(4096).firstIndex { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } ?? bytes.count
+        if start < bytes.count, bytes[start] == 0x3C, start + 1 < bytes.count, [0x3F, 0x21, 0x70].contains(bytes[start + 1]) {
+            return try XMLReader.read(bytes, file: file)
+        }
+        var reader = OpenStepReader(bytes: bytes, file: file)
+        return try reader.read()
     }
 }
 

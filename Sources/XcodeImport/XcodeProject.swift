@@ -1,0 +1,218 @@
+import Foundation
+import Payload
+
+/// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`:
+/// its targets with their product types, build settings per configuration (the project's, then
+/// the target's, `$(VAR)` expanded), source and resource files, and the regions it knows.
+/// The object graph is resolved by id; a dangling id or a group that contains itself is an error
+/// naming the object, and the rest of the project is still read.
+public struct XcodeProject: Sendable {
+    /// The `.xcodeproj` folder; file paths are relative to the folder holding it.
+    public var bundle: URL
+    public var name: String
+    public var targets: [Target] = []
+    public var knownRegions: [String] = []
+    public var developmentRegion: String?
+    /// What could not be read, each naming the file and the object.
+    public var problems: [String] = []
+
+    public var folder: URL { bundle.deletingLastPathComponent() }
+
+    public struct Target: Sendable {
+        public var id: String
+        public var name: String
+        /// `com.apple.product-type.application`, `com.apple.product-type.app-extension`, …
+        public var productType: String
+        public var configurations: [Configuration] = []
+        /// Paths relative to the project's folder, in build-phase order.
+        public var sources: [String] = []
+        public var resources: [String] = []
+
+        public var isApplication: Bool { productType == "com.apple.product-type.application" }
+        public var isAppExtension: Bool { productType.hasPrefix("com.apple.product-type.app-extension") }
+
+        /// The configuration named `name`, else the first (Xcode's default is the list's own choice).
+        public func configuration(_ name: String? = nil) -> Configuration? {
+            configurations.first { $0.name == name } ?? configurations.first
+        }
+    }
+
+    public struct Configuration: Sendable {
+        public var name: String
+        /// The project's settings overlaid with the target's, every `$(VAR)` expanded.
+        public var settings: [String: String]
+        public subscript(_ key: String) -> String? { settings[key] }
+    }
+
+    public struct ReadError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `bundle/project.pbxproj`.
+    public init(bundle: URL) throws(ReadError) {
+        self.bundle = bundle.standardizedFileURL
+        name = bundle.deletingPathExtension().lastPathComponent
+        let file = self.bundle.appendingPathComponent("project.pbxproj")
+        guard let data = FileManager.default.contents(atPath: file.path) else { throw ReadError(description: "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)") }
+        let root: Any
+        do { root = try PropertyList.read([UInt8](data), file: file.path) } catch { throw ReadError(description: error.description) }
+        guard let top = root as? [String: Any], let objects = top["objects"] as? [String: Any],
+              let rootID = top["rootObject"] as? String else {
+            throw ReadError(description: "\(file.path): not a project file (no objects and rootObject)")
+        }
+        var graph = Graph(objects: objects, file: file.path)
+        guard let project = graph.object(rootID, isa: "PBXProject", from: "rootObject") else { throw ReadError(description: graph.problems.joined(separator: "; ")) }
+        knownRegions = project["knownRegions"] as? [String] ?? []
+        developmentRegion = project["developmentRegion"] as? String
+        let paths = graph.filePaths(mainGroup: project["mainGroup"] as? String)
+        let projectSettings = graph.configurations(project["buildConfigurationList"], owner: "the project")
+        for targetID in project["targets"] as? [String] ?? [] {
+            guard let t = graph.object(targetID, isa: nil, from: "the project's targets") else { continue }
+            let targetName = t["name"] as? String ?? targetID
+            var target = Target(id: targetID, name: targetName, productType: t["productType"] as? String ?? "")
+            let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
+            for (configName, settings) in own {
+                let base = projectSettings.first { $0.0 == configName }?.1 ?? [:]
+                let merged = BuildSettings.merge(base, settings, builtIn: ["TARGET_NAME": targetName, "PROJECT_NAME": name, "CONFIGURATION": configName,
+                                                                            "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": "."])
+                target.configurations.append(Configuration(name: configName, settings: merged))
+            }
+            for phaseID in t["buildPhases"] as? [String] ?? [] {
+                guard let phase = graph.object(phaseID, isa: nil, from: "target \(targetName)'s build phases") else { continue }
+                let kind = phase["isa"] as? String
+                guard kind == "PBXSourcesBuildPhase" || kind == "PBXResourcesBuildPhase" else { continue }
+                for buildFileID in phase["files"] as? [String] ?? [] {
+                    guard let buildFile = graph.object(buildFileID, isa: "PBXBuildFile", from: "target \(targetName)'s \(kind!)"),
+                          let ref = buildFile["fileRef"] as? String else { continue }
+                    if paths[ref] == nil, objects[ref] == nil {
+                        graph.problems.append("\(file.path): build file \(buildFileID) of target \(targetName) names file \(ref), which does not exist; skipped")
+                    }
+                    // A localized file (a variant group) stands for each of its localizations.
+                    for path in paths[ref] ?? [] {
+                        if kind == "PBXSourcesBuildPhase" { target.sources.append(path) } else { target.resources.append(path) }
+                    }
+                }
+            }
+            targets.append(target)
+        }
+        problems = graph.problems
+    }
+}
+
+/// The objects of a pbxproj by id, read with a note of what went wrong.
+struct Graph {
+    let objects: [String: Any]
+    let file: String
+    var problems: [String] = []
+
+    mutating func object(_ id: String, isa: String?, from: String) -> [String: Any]? {
+        guard let o = objects[id] as? [String: Any] else {
+            problems.append("\(file): object \(id) (from \(from)) is missing or not a dictionary; skipped")
+            return nil
+        }
+        if let isa, o["isa"] as? String != isa {
+            problems.append("\(file): object \(id) (from \(from)) is a \(o["isa"] as? String ?? "thing with no isa"), not a \(isa); skipped")
+            return nil
+        }
+        return o
+    }
+
+    /// Each configuration's own settings (name, settings), strings and lists joined by spaces.
+    mutating func configurations(_ listID: Any?, owner: String) -> [(String, [String: String])] {
+        guard let listID = listID as? String, let list = object(listID, isa: "XCConfigurationList", from: "\(owner)'s buildConfigurationList") else { return [] }
+        return (list["buildConfigurations"] as? [String] ?? []).compactMap { id in
+            guard let c = object(id, isa: "XCBuildConfiguration", from: "\(owner)'s configurations") else { return nil }
+            var settings: [String: String] = [:]
+            for (key, value) in c["buildSettings"] as? [String: Any] ?? [:] {
+                if let s = value as? String { settings[key] = s } else if let items = value as? [Any] { settings[key] = items.compactMap { $0 as? String }.joined(separator: " ") }
+            }
+            return (c["name"] as? String ?? id, settings)
+        }
+    }
+
+    /// The path of every file reference under the main group, relative to the project's folder
+    /// (a variant group: each of its localizations' paths). A group met again on its own path is
+    /// a reference cycle: said, and not followed.
+    mutating func filePaths(mainGroup: String?) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        guard let mainGroup else { problems.append("\(file): the project has no mainGroup; its files are not read"); return out }
+        func join(_ base: String, _ path: String?) -> String {
+            guard let path, !path.isEmpty else { return base }
+            return base.isEmpty || base == "." ? path : base + "/" + path
+        }
+        func visit(_ id: String, base: String, trail: [String]) {
+            guard !trail.contains(id) else {
+                problems.append("\(file): group \(id) contains itself (\((trail + [id]).joined(separator: " → "))): a reference cycle, not followed")
+                return
+            }
+            guard trail.count < 64, let o = object(id, isa: nil, from: trail.last.map { "group \($0)" } ?? "mainGroup") else { return }
+            let tree = o["sourceTree"] as? String ?? "<group>"
+            // Paths Xcode resolves against the project's folder or the group; the SDK's and the
+            // build products' are not the app's files.
+            let here: String
+            switch tree {
+            case "<group>": here = join(base, o["path"] as? String)
+            case "SOURCE_ROOT": here = join(".", o["path"] as? String)
+            case "<absolute>": here = o["path"] as? String ?? ""
+            default: return
+            }
+            switch o["isa"] as? String {
+            case "PBXGroup":
+                for child in o["children"] as? [String] ?? [] { visit(child, base: here, trail: trail + [id]) }
+            case "PBXVariantGroup":
+                for child in o["children"] as? [String] ?? [] {
+                    guard let c = object(child, isa: "PBXFileReference", from: "variant group \(id)") else { continue }
+                    out[id, default: []].append(join(base, c["path"] as? String))
+                }
+            case "PBXFileReference":
+                out[id, default: []].append(here)
+            default: break
+            }
+        }
+        visit(mainGroup, base: "", trail: [])
+        return out
+    }
+}
+
+/// Build settings as Xcode combines them: a target's over its project's, `$(inherited)` the
+/// value beneath, `$(VAR)` and `${VAR}` replaced (with `:lower`, `:upper`, `:rfc1034identifier`
+/// and `:c99extidentifier`), defaults for `PRODUCT_NAME` and the built-in names.
+public enum BuildSettings {
+    public static func merge(_ base: [String: String], _ own: [String: String], builtIn: [String: String]) -> [String: String] {
+        var raw = base
+        for (key, value) in own { raw[key] = value.replacingOccurrences(of: "$(inherited)", with: base[key] ?? "").trimmingCharacters(in: .whitespaces) }
+        if raw["PRODUCT_NAME"] == nil { raw["PRODUCT_NAME"] = "$(TARGET_NAME)" }
+        var out: [String: String] = [:]
+        for (key, value) in raw { out[key] = expand(value, raw, builtIn) }
+        return out
+    }
+
+    /// `$(NAME)` and `${NAME}` replaced, nested up to 16 deep (a setting that names itself stops there).
+    public static func expand(_ value: String, _ settings: [String: String], _ builtIn: [String: String], depth: Int = 0) -> String {
+        guard depth < 16, value.contains("$") else { return value }
+        var out = "", rest = Substring(value)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let after = rest[rest.index(after: dollar)...]
+            guard let open = after.first, open == "(" || open == "{",
+                  let close = after.firstIndex(of: open == "(" ? ")" : "}") else { out.append("$"); rest = after; continue }
+            let inner = after[after.index(after: after.startIndex)..<close]
+            let parts = inner.split(separator: ":", maxSplits: 1).map(String.init)
+            var text = parts.first.flatMap { settings[$0] ?? builtIn[$0] }.map { expand($0, settings, builtIn, depth: depth + 1) } ?? ""
+            if parts.count > 1 {
+                for op in parts[1].split(separator: ",") {
+                    switch op {
+                    case "lower": text = text.lowercased()
+                    case "upper": text = text.uppercased()
+                    case "rfc1034identifier": text = String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "-" })
+                    case "c99extidentifier": text = String(text.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+                    default: break
+                    }
+                }
+            }
+            out += text
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
+    }
+}
