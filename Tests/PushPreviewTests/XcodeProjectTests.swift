@@ -6,147 +6,10 @@ import XcodeImport
 /// Issue 15, the first part: an Xcode project's pbxproj (the old-style OpenStep property list)
 /// read strictly, its object graph resolved, on files written here in the shape Xcode writes.
 struct XcodeProjectTests {
-    /// An app with a content extension: two configurations, a generated Info.plist with
-    /// INFOPLIST_KEY_ settings, $(VAR) expansion, a localized storyboard (a variant group), and
-    /// Xcode's comments, quoting and escapes.
-    static let pbxproj = #"""
-    // !$*UTF8*$!
-    {
-    	archiveVersion = 1;
-    	classes = {
-    	};
-    	objectVersion = 56;
-    	objects = {
-
-    /* Begin PBXBuildFile section */
-    		A1000001 /* AppDelegate.swift in Sources */ = {isa = PBXBuildFile; fileRef = A2000001 /* AppDelegate.swift */; };
-    		A1000002 /* NotificationViewController.swift in Sources */ = {isa = PBXBuildFile; fileRef = A2000002 /* NotificationViewController.swift */; };
-    		A1000003 /* MainInterface.storyboard in Resources */ = {isa = PBXBuildFile; fileRef = A3000001 /* MainInterface.storyboard */; };
-    		A1000004 /* Assets.xcassets in Resources */ = {isa = PBXBuildFile; fileRef = A2000004 /* Assets.xcassets */; };
-    /* End PBXBuildFile section */
-
-    /* Begin PBXFileReference section */
-    		A2000001 /* AppDelegate.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = AppDelegate.swift; sourceTree = "<group>"; };
-    		A2000002 /* NotificationViewController.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = NotificationViewController.swift; sourceTree = "<group>"; };
-    		A2000003 /* Base */ = {isa = PBXFileReference; lastKnownFileType = file.storyboard; name = Base; path = Base.lproj/MainInterface.storyboard; sourceTree = "<group>"; };
-    		A2000005 /* nl */ = {isa = PBXFileReference; lastKnownFileType = text.plist.strings; name = nl; path = nl.lproj/MainInterface.strings; sourceTree = "<group>"; };
-    		A2000004 /* Assets.xcassets */ = {isa = PBXFileReference; lastKnownFileType = folder.assetcatalog; path = Assets.xcassets; sourceTree = "<group>"; };
-    		A2000006 /* Harbor.app */ = {isa = PBXFileReference; explicitFileType = wrapper.application; includeInIndex = 0; path = Harbor.app; sourceTree = BUILT_PRODUCTS_DIR; };
-    		A2000007 /* Info.plist */ = {isa = PBXFileReference; lastKnownFileType = text.plist.xml; path = Info.plist; sourceTree = "<group>"; };
-    /* End PBXFileReference section */
-
-    /* Begin PBXGroup section */
-    		A4000001 = {
-    			isa = PBXGroup;
-    			children = (
-    				A4000002 /* Harbor */,
-    				A4000003 /* HarborContent */,
-    				A4000004 /* Products */,
-    			);
-    			sourceTree = "<group>";
-    		};
-    		A4000002 /* Harbor */ = {isa = PBXGroup; children = (A2000001 /* AppDelegate.swift */, A2000004 /* Assets.xcassets */, ); path = Harbor; sourceTree = "<group>"; };
-    		A4000003 /* HarborContent */ = {
-    			isa = PBXGroup;
-    			children = (
-    				A2000002 /* NotificationViewController.swift */,
-    				A3000001 /* MainInterface.storyboard */,
-    				A2000007 /* Info.plist */,
-    			);
-    			path = "Harbor Content";
-    			sourceTree = "<group>";
-    		};
-    		A4000004 /* Products */ = {isa = PBXGroup; children = (A2000006 /* Harbor.app */, ); name = Products; sourceTree = "<group>"; };
-    /* End PBXGroup section */
-
-    /* Begin PBXNativeTarget section */
-    		A5000001 /* Harbor */ = {
-    			isa = PBXNativeTarget;
-    			buildConfigurationList = A7000001 /* Build configuration list for PBXNativeTarget "Harbor" */;
-    			buildPhases = (A6000001 /* Sources */, A6000002 /* Resources */, );
-    			name = Harbor;
-    			productName = Harbor;
-    			productReference = A2000006 /* Harbor.app */;
-    			productType = "com.apple.product-type.application";
-    		};
-    		A5000002 /* HarborContent */ = {
-    			isa = PBXNativeTarget;
-    			buildConfigurationList = A7000002 /* Build configuration list for PBXNativeTarget "HarborContent" */;
-    			buildPhases = (A6000003 /* Sources */, A6000004 /* Resources */, );
-    			name = HarborContent;
-    			productType = "com.apple.product-type.app-extension";
-    		};
-    /* End PBXNativeTarget section */
-
-    /* Begin PBXProject section */
-    		A0000001 /* Project object */ = {
-    			isa = PBXProject;
-    			buildConfigurationList = A7000000 /* Build configuration list for PBXProject "Harbor" */;
-    			developmentRegion = en;
-    			knownRegions = (en, Base, nl, "pt-BR", );
-    			mainGroup = A4000001;
-    			targets = (A5000001 /* Harbor */, A5000002 /* HarborContent */, );
-    		};
-    /* End PBXProject section */
-
-    /* Begin PBXResourcesBuildPhase section */
-    		A6000002 /* Resources */ = {isa = PBXResourcesBuildPhase; files = (A1000004 /* Assets.xcassets in Resources */, ); };
-    		A6000004 /* Resources */ = {isa = PBXResourcesBuildPhase; files = (A1000003 /* MainInterface.storyboard in Resources */, ); };
-    /* End PBXResourcesBuildPhase section */
-
-    /* Begin PBXSourcesBuildPhase section */
-    		A6000001 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (A1000001 /* AppDelegate.swift in Sources */, ); };
-    		A6000003 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (A1000002 /* NotificationViewController.swift in Sources */, ); };
-    /* End PBXSourcesBuildPhase section */
-
-    /* Begin PBXVariantGroup section */
-    		A3000001 /* MainInterface.storyboard */ = {isa = PBXVariantGroup; children = (A2000003 /* Base */, A2000005 /* nl */, ); name = MainInterface.storyboard; sourceTree = "<group>"; };
-    /* End PBXVariantGroup section */
-
-    /* Begin XCBuildConfiguration section */
-    		A8000001 /* Debug */ = {isa = XCBuildConfiguration; buildSettings = {
-    				SWIFT_VERSION = 5.0;
-    				MARKETING_VERSION = 2.1;
-    				IPHONEOS_DEPLOYMENT_TARGET = 17.0;
-    			}; name = Debug; };
-    		A8000002 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {SWIFT_VERSION = 5.0; MARKETING_VERSION = 2.1; }; name = Release; };
-    		A8000003 /* Debug */ = {
-    			isa = XCBuildConfiguration;
-    			buildSettings = {
-    				ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;
-    				GENERATE_INFOPLIST_FILE = YES;
-    				INFOPLIST_KEY_CFBundleDisplayName = "Harbor \"Beta\"";
-    				INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES;
-    				PRODUCT_BUNDLE_IDENTIFIER = "com.example.$(PRODUCT_NAME:rfc1034identifier).debug";
-    				PRODUCT_NAME = "$(TARGET_NAME)";
-    				OTHER_SWIFT_FLAGS = ("$(inherited)", "-DDEBUG", );
-    			};
-    			name = Debug;
-    		};
-    		A8000004 /* Release */ = {
-    			isa = XCBuildConfiguration;
-    			buildSettings = {
-    				ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;
-    				GENERATE_INFOPLIST_FILE = YES;
-    				INFOPLIST_KEY_CFBundleDisplayName = "Harbor";
-    				PRODUCT_BUNDLE_IDENTIFIER = "com.example.$(PRODUCT_NAME:rfc1034identifier)";
-    				PRODUCT_NAME = "$(TARGET_NAME)";
-    			};
-    			name = Release;
-    		};
-    		A8000005 /* Debug */ = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = "Harbor Content/Info.plist"; PRODUCT_BUNDLE_IDENTIFIER = "${PRODUCT_BUNDLE_PREFIX}.content"; PRODUCT_BUNDLE_PREFIX = com.example.Harbor; }; name = Debug; };
-    		A8000006 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = "Harbor Content/Info.plist"; PRODUCT_BUNDLE_IDENTIFIER = "com.example.Harbor.content"; }; name = Release; };
-    /* End XCBuildConfiguration section */
-
-    /* Begin XCConfigurationList section */
-    		A7000000 /* Build configuration list for PBXProject "Harbor" */ = {isa = XCConfigurationList; buildConfigurations = (A8000001 /* Debug */, A8000002 /* Release */, ); defaultConfigurationName = Release; };
-    		A7000001 /* Build configuration list for PBXNativeTarget "Harbor" */ = {isa = XCConfigurationList; buildConfigurations = (A8000003 /* Debug */, A8000004 /* Release */, ); defaultConfigurationName = Release; };
-    		A7000002 /* Build configuration list for PBXNativeTarget "HarborContent" */ = {isa = XCConfigurationList; buildConfigurations = (A8000005 /* Debug */, A8000006 /* Release */, ); defaultConfigurationName = Release; };
-    /* End XCConfigurationList section */
-    	};
-    	rootObject = A0000001 /* Project object */;
-    }
-    """#
+    /// Tests/Fixtures/xcode/Harbor.pbxproj, written here in the shape Xcode writes: an app with a
+    /// content extension, two configurations, a generated Info.plist with INFOPLIST_KEY_ settings,
+    /// $(VAR) expansion, a localized storyboard (a variant group), Xcode's comments and quoting.
+    static let pbxproj = String(decoding: sha(repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/Harbor.pbxproj")), as: UTF8.self)
 
     static func write(_ text: String, name: String = "Harbor") throws -> URL {
         let bundle = temporaryFolder("xcode").appendingPathComponent("\(name).xcodeproj")
@@ -221,5 +84,69 @@ struct XcodeProjectTests {
         #expect(project.targets[1].sources.isEmpty)
         // Not a project at all.
         #expect(throws: XcodeProject.ReadError.self) { _ = try XcodeProject(bundle: try Self.write("{ archiveVersion = 1; }")) }
+    }
+
+    /// A workspace of two projects (one inside a group), a repository folder holding projects
+    /// (other people's, under Pods, left out), and a broken workspace.
+    @Test func workspacesAndRepositories() throws {
+        let root = temporaryFolder("repo")
+        for path in ["Harbor.xcodeproj", "Modules/Kit/Kit.xcodeproj", "Pods/Pods.xcodeproj"] {
+            let bundle = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+            try Data(Self.pbxproj.utf8).write(to: bundle.appendingPathComponent("project.pbxproj"))
+        }
+        let workspace = root.appendingPathComponent("Harbor.xcworkspace")
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Workspace
+           version = "1.0">
+           <FileRef
+              location = "group:Harbor.xcodeproj">
+           </FileRef>
+           <Group
+              location = "container:Modules"
+              name = "Modules">
+              <FileRef
+                 location = "group:Kit/Kit.xcodeproj">
+              </FileRef>
+           </Group>
+           <FileRef
+              location = "group:Pods/Pods.xcodeproj">
+           </FileRef>
+        </Workspace>
+        """.utf8).write(to: workspace.appendingPathComponent("contents.xcworkspacedata"))
+        let listed = try XcodeDiscovery.projects(at: workspace).map { String($0.path.dropFirst(root.standardizedFileURL.path.count + 1)) }
+        #expect(listed == ["Harbor.xcodeproj", "Modules/Kit/Kit.xcodeproj", "Pods/Pods.xcodeproj"])
+        let found = try XcodeDiscovery.projects(at: root).map { String($0.path.dropFirst(root.standardizedFileURL.path.count + 1)) }
+        #expect(found == ["Harbor.xcodeproj", "Modules/Kit/Kit.xcodeproj"])
+        // A project's own workspace stands for the project.
+        #expect(try XcodeDiscovery.projects(at: root.appendingPathComponent("Harbor.xcodeproj/project.xcworkspace")).map(\.lastPathComponent) == ["Harbor.xcodeproj"])
+
+        try Data("<Workspace version=\"1.0\"><FileRef location=\"group:A.xcodeproj\">".utf8).write(to: workspace.appendingPathComponent("contents.xcworkspacedata"))
+        do {
+            _ = try XcodeDiscovery.projects(at: workspace)
+            Issue.record("a broken workspace was read")
+        } catch { #expect("\(error)".contains("contents.xcworkspacedata: line "), "\(error)") }
+        #expect(throws: XcodeProject.ReadError.self) { _ = try XcodeDiscovery.projects(at: root.appendingPathComponent("missing")) }
+    }
+
+    /// An extension's kind comes from its Info.plist (INFOPLIST_FILE); a missing one is said.
+    @Test func extensionPointFromInfoPlist() throws {
+        let bundle = try Self.write(Self.pbxproj)
+        let folder = bundle.deletingLastPathComponent().appendingPathComponent("Harbor Content")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let plist: [String: Any] = ["CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)",
+                                    "NSExtension": ["NSExtensionPointIdentifier": "com.apple.usernotifications.content-extension",
+                                                    "NSExtensionAttributes": ["UNNotificationExtensionCategory": "boarding"]]]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: folder.appendingPathComponent("Info.plist"))
+        let project = try XcodeProject(bundle: bundle)
+        var problems: [String] = []
+        let ext = try #require(project.targets.first { $0.isAppExtension })
+        #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == "com.apple.usernotifications.content-extension")
+        #expect(problems.isEmpty)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Info.plist"))
+        #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == nil)
+        #expect(problems.contains { $0.contains("INFOPLIST_FILE does not exist") })
     }
 }

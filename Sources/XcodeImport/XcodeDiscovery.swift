@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Payload
+
+/// Where an app's Xcode projects are: the path `pushpreview init` is given may be an
+/// `.xcodeproj`, an `.xcworkspace` (its `contents.xcworkspacedata` lists projects, in groups), or a
+/// repository folder holding any number of them.
+public enum XcodeDiscovery {
+    /// Folders that hold other people's projects or build output, never the app's own.
+    static let skipped: Set<String> = ["Pods", "Carthage", "DerivedData", ".build", "build", "node_modules", ".git", "SourcePackages"]
+
+    /// The projects `path` names, sorted by path; a workspace's in its own order.
+    public static func projects(at path: URL) throws(XcodeProject.ReadError) -> [URL] {
+        let path = path.standardizedFileURL
+        switch path.pathExtension {
+        case "xcodeproj": return [path]
+        case "xcworkspace": return try workspaceProjects(path)
+        default:
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj or an .xcworkspace")
+            }
+            var found: [URL] = []
+            func walk(_ folder: URL, depth: Int) {
+                guard depth < 8, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+                for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
+                    let url = folder.appendingPathComponent(name)
+                    if name.hasSuffix(".xcodeproj") { found.append(url); continue }
+                    // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
+                    if name.hasSuffix(".xcworkspace") { continue }
+                    var dir: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &dir), dir.boolValue,
+                       (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) != true {
+                        walk(url, depth: depth + 1)
+                    }
+                }
+            }
+            walk(path, depth: 0)
+            return found
+        }
+    }
+
+    /// The projects a workspace lists: `group:` locations relative to the enclosing group's,
+    /// `container:` to the workspace's folder, `absolute:` as they are; its own
+    /// `project.xcworkspace` (inside a project) stands for that project.
+    static func workspaceProjects(_ workspace: URL) throws(XcodeProject.ReadError) -> [URL] {
+        if workspace.deletingLastPathComponent().pathExtension == "xcodeproj" { return [workspace.deletingLastPathComponent()] }
+        let file = workspace.appendingPathComponent("contents.xcworkspacedata")
+        guard let data = FileManager.default.contents(atPath: file.path) else { throw XcodeProject.ReadError(description: "\(file.path): no such file (is \(workspace.lastPathComponent) a workspace?)") }
+        let reader = WorkspaceReader(folder: workspace.deletingLastPathComponent())
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        let parsed = parser.parse()
+        guard parsed, parser.parserError == nil, reader.closed else {
+            let why = parser.parserError.map { "\($0.localizedDescription)" } ?? (reader.closed ? "not well-formed XML" : "the file ends before </Workspace> (cut short?)")
+            throw XcodeProject.ReadError(description: "\(file.path): line \(parser.lineNumber), column \(parser.columnNumber): \(why)")
+        }
+        return reader.projects
+    }
+
+    /// A target's extension point (`com.apple.usernotifications.content-extension`, …): its
+    /// Info.plist's `NSExtension` → `NSExtensionPointIdentifier`, the file its `INFOPLIST_FILE`
+    /// names; nil when it has none. A file that cannot be read is a problem, said.
+    public static func extensionPoint(of target: XcodeProject.Target, in project: XcodeProject, configuration: String? = nil,
+                                      problems: inout [String]) -> String? {
+        guard let plist = target.configuration(configuration)?["INFOPLIST_FILE"], !plist.isEmpty else { return nil }
+        let file = project.folder.appendingPathComponent(plist)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            problems.append("\(file.path): target \(target.name)'s INFOPLIST_FILE does not exist")
+            return nil
+        }
+        do {
+            let value = try PropertyList.read([UInt8](data), file: file.path)
+            return ((value as? [String: Any])?["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
+        } catch {
+            problems.append(error.description)
+            return nil
+        }
+    }
+}
+
+/// `<Workspace>`'s `<Group location=…>` and `<FileRef location=…>` elements, groups nesting.
+final class WorkspaceReader: NSObject, XMLParserDelegate {
+    var folders: [URL]
+    var projects: [URL] = []
+    /// Whether `</Workspace>` was read: the parser does not count a file cut short as an error.
+    var closed = false
+    init(folder: URL) { folders = [folder] }
+
+    func resolve(_ location: String) -> URL? {
+        let parts = location.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "group": return folders.last!.appendingPathComponent(parts[1]).standardizedFileURL
+        case "container": return folders[0].appendingPathComponent(parts[1]).standardizedFileURL
+        case "absolute": return URL(fileURLWithPath: parts[1]).standardizedFileURL
+        default: return nil
+        }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        let location = attributes["location"].flatMap(resolve)
+        if name == "Group" { folders.append(location ?? folders.last!) }
+        if name == "FileRef", let location, location.pathExtension == "xcodeproj" { projects.append(location) }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "Group", folders.count > 1 { folders.removeLast() }
+        if name == "Workspace" { closed = true }
+    }
+}
