@@ -62,23 +62,43 @@ public enum XcodeDiscovery {
     }
 
     /// A target's extension point (`com.apple.usernotifications.content-extension`, …): its
-    /// Info.plist's `NSExtension` → `NSExtensionPointIdentifier`, the file its `INFOPLIST_FILE`
-    /// names; nil when it has none. A file that cannot be read is a problem, said.
+    /// Info.plist's `NSExtension` → `NSExtensionPointIdentifier`; nil when it has none.
     public static func extensionPoint(of target: XcodeProject.Target, in project: XcodeProject, configuration: String? = nil,
                                       problems: inout [String]) -> String? {
-        guard let plist = target.configuration(configuration)?["INFOPLIST_FILE"], !plist.isEmpty else { return nil }
-        let file = project.folder.appendingPathComponent(plist)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            problems.append("\(file.path): target \(target.name)'s INFOPLIST_FILE does not exist")
-            return nil
+        (infoPlist(of: target, in: project, configuration: configuration, problems: &problems)["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
+    }
+
+    /// The Info.plist a target's build produces: the file its `INFOPLIST_FILE` names (if any),
+    /// then, with `GENERATE_INFOPLIST_FILE`, each `INFOPLIST_KEY_name` setting as `name`, and every
+    /// `$(VAR)` in its strings expanded from the build settings. A file that cannot be read is a
+    /// problem, said, and the generated keys are still given.
+    public static func infoPlist(of target: XcodeProject.Target, in project: XcodeProject, configuration: String? = nil,
+                                 problems: inout [String]) -> [String: Any] {
+        guard let settings = target.configuration(configuration)?.settings else { return [:] }
+        var plist: [String: Any] = [:]
+        if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
+            let file = project.folder.appendingPathComponent(path)
+            if let data = FileManager.default.contents(atPath: file.path) {
+                do {
+                    if let read = try PropertyList.read([UInt8](data), file: file.path) as? [String: Any] { plist = read }
+                    else { problems.append("\(file.path): target \(target.name)'s Info.plist is not a dictionary") }
+                } catch { problems.append(error.description) }
+            } else {
+                problems.append("\(file.path): target \(target.name)'s INFOPLIST_FILE does not exist")
+            }
         }
-        do {
-            let value = try PropertyList.read([UInt8](data), file: file.path)
-            return ((value as? [String: Any])?["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
-        } catch {
-            problems.append(error.description)
-            return nil
+        if settings["GENERATE_INFOPLIST_FILE"] == "YES" {
+            for (key, value) in settings where key.hasPrefix("INFOPLIST_KEY_") && plist[String(key.dropFirst(14))] == nil {
+                plist[String(key.dropFirst(14))] = value
+            }
         }
+        func expand(_ v: Any) -> Any {
+            if let s = v as? String { return BuildSettings.expand(s, settings, [:]) }
+            if let a = v as? [Any] { return a.map(expand) }
+            if let d = v as? [String: Any] { return d.mapValues(expand) }
+            return v
+        }
+        return plist.mapValues(expand)
     }
 }
 

@@ -145,6 +145,13 @@ struct XcodeProjectTests {
         let ext = try #require(project.targets.first { $0.isAppExtension })
         #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == "com.apple.usernotifications.content-extension")
         #expect(problems.isEmpty)
+        // The Info.plist the build makes: $(VAR)s expanded; a generated one from INFOPLIST_KEY_ settings.
+        let info = XcodeDiscovery.infoPlist(of: ext, in: project, configuration: "Debug", problems: &problems)
+        #expect(info["CFBundleIdentifier"] as? String == "com.example.Harbor.content")
+        let app = try #require(project.targets.first { $0.isApplication })
+        let generated = XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Debug", problems: &problems)
+        #expect(generated["CFBundleDisplayName"] as? String == #"Harbor "Beta""# && generated["UIApplicationSceneManifest_Generation"] as? String == "YES")
+        #expect(XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Release", problems: &problems)["CFBundleDisplayName"] as? String == "Harbor")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Info.plist"))
         #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == nil)
         #expect(problems.contains { $0.contains("INFOPLIST_FILE does not exist") })
