@@ -78,9 +78,10 @@ func prepare() throws {
 }
 
 /// Examples payloads that between them show every part of the chrome, rendered on iPhone 15 in
-/// light and dark, each view becoming a case with our PNG, our boxes and the emitted page.
+/// light and dark, each view becoming a case with our PNG, our boxes and the emitted page; one
+/// also on the Lock Screen and in Notification Center, and the crew thread's stack.
 let chromePayloads = ["image-jpeg", "long-body", "sunset-clipped", "harbor-master", "localized-boarding", "photo-hero",
-                      "video-clip", "voice-note", "crew-message", "berth-location", "dinner-reservation", "emoji"]
+                      "video-clip", "voice-note", "crew-message", "berth-location", "dinner-reservation", "emoji", "bilge-alarm"]
 
 func prepareChrome() throws -> Int {
     let examples = root.appendingPathComponent("Examples")
@@ -93,8 +94,16 @@ func prepareChrome() throws -> Int {
     options.layoutJSON = true
     options.outputFolder = work.appendingPathComponent("chrome-output")
     var count = 0
-    for payload in chromePayloads {
-        for result in renderer.render(payloadFile: examples.appendingPathComponent("payloads/\(payload).apns"), project: project, options: options) {
+    // The whole-screen views and a thread's stack too: the Lock Screen's gradient and blur, the plates.
+    var screens = options
+    screens.extraViews = ["lockscreen", "notification-center"]
+    let thread = ["crew-message", "crew-reef", "thread"].map { examples.appendingPathComponent("payloads/\($0).apns") }
+    let runs: [(String, [MockupResult])] = chromePayloads.map { payload in
+        (payload, renderer.render(payloadFile: examples.appendingPathComponent("payloads/\(payload).apns"), project: project,
+                                  options: payload == "bilge-alarm" ? screens : options))
+    } + [("thread", renderer.renderStack(members: thread, project: project, options: screens))]
+    for (payload, results) in runs {
+        for result in results {
             guard result.errors.isEmpty, let html = result.outputs.first(where: { $0.hasSuffix(".html") }),
                   let png = result.outputs.first(where: { $0.hasSuffix(".png") }), let layout = result.outputs.first(where: { $0.hasSuffix(".layout.json") }) else {
                 throw FidelityError("\(payload): \(result.errors.joined(separator: "; "))")
