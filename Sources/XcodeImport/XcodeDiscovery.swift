@@ -102,6 +102,23 @@ public enum XcodeDiscovery {
     }
 }
 
+extension XcodeDiscovery {
+    /// The font files a target's `UIAppFonts` names, found among its resources (a file, or a file
+    /// inside a resource folder), relative to the project's folder; a name found nowhere is said.
+    public static func fonts(of target: XcodeProject.Target, in project: XcodeProject, problems: inout [String]) -> [String] {
+        let names = infoPlist(of: target, in: project, problems: &problems)["UIAppFonts"] as? [String] ?? []
+        return names.compactMap { name in
+            let file = URL(fileURLWithPath: name).lastPathComponent
+            if let hit = target.resources.first(where: { $0 == name || $0.hasSuffix("/" + name) || URL(fileURLWithPath: $0).lastPathComponent == file }) { return hit }
+            if let folder = target.resources.first(where: { FileManager.default.fileExists(atPath: project.folder.appendingPathComponent($0 + "/" + name).path) }) {
+                return folder + "/" + name
+            }
+            problems.append("target \(target.name): UIAppFonts lists \(name), which is not among its resources; drawn without it")
+            return nil
+        }
+    }
+}
+
 /// `<Workspace>`'s `<Group location=…>` and `<FileRef location=…>` elements, groups nesting.
 final class WorkspaceReader: NSObject, XMLParserDelegate {
     var folders: [URL]

@@ -152,6 +152,13 @@ struct XcodeProjectTests {
         let generated = XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Debug", problems: &problems)
         #expect(generated["CFBundleDisplayName"] as? String == #"Harbor "Beta""# && generated["UIApplicationSceneManifest_Generation"] as? String == "YES")
         #expect(XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Release", problems: &problems)["CFBundleDisplayName"] as? String == "Harbor")
+        // UIAppFonts: a name found among the target's resources, and one that is not.
+        var withFonts = plist
+        withFonts["UIAppFonts"] = ["MainInterface.storyboard", "Brand-Bold.otf"]
+        try PropertyListSerialization.data(fromPropertyList: withFonts, format: .xml, options: 0).write(to: folder.appendingPathComponent("Info.plist"))
+        var fontProblems: [String] = []
+        #expect(XcodeDiscovery.fonts(of: ext, in: project, problems: &fontProblems) == ["Harbor Content/Base.lproj/MainInterface.storyboard"])
+        #expect(fontProblems.contains { $0.contains("UIAppFonts lists Brand-Bold.otf") }, "\(fontProblems)")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Info.plist"))
         #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == nil)
         #expect(problems.contains { $0.contains("INFOPLIST_FILE does not exist") })
