@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Typography", dependencies: ["CPango", "Checked"]),
         .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
-        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Checked"]),
+        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files.
         .target(name: "XcodeImport", dependencies: ["Payload"]),

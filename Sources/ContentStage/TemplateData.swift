@@ -1,4 +1,5 @@
 import Payload
+import Imaging
 import ServiceStage
 import Styling
 import Templating
@@ -162,7 +163,7 @@ public struct TemplateContext: Sendable {
                                                "isImage": .bool(a.kind == .image), "isVideo": .bool(a.kind == .video), "isAudio": .bool(a.kind == .audio)]
             if let src = s.src { o["url"] = .string(src); o["width"] = .number(Double(s.width)); o["height"] = .number(Double(s.height)) }
             if a.kind == .video, let src = s.src { o["poster"] = .string(src) }
-            if let d = s.duration { o["duration"] = .string(durationText(d)); o["seconds"] = .number(d) }
+            if let d = s.duration { o["duration"] = .string(MediaFile.durationText(d)); o["seconds"] = .number(d) }
             return .object(o)
         }
         var app: [String: TemplateValue] = ["name": .string(appName), "initial": .string(appName.first.map { String($0).uppercased() } ?? "")]
@@ -240,12 +241,4 @@ public struct TemplateContext: Sendable {
         }
         return .object(object)
     }
-}
-
-/// A duration as iOS writes it beside media: "0:07", "1:05", "1:02:03", to the nearest second.
-public func durationText(_ seconds: Double) -> String {
-    guard seconds.isFinite, seconds > 0 else { return "0:00" }
-    let total = Int(min(seconds, 1e15).rounded())
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-    return h > 0 ? "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)" : "\(m):\(s < 10 ? "0" : "")\(s)"
 }

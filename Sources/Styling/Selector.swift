@@ -35,10 +35,6 @@ public struct Selector: Sendable, Equatable {
     }
 
     /// Does the selector match `element`, whose ancestors are `ancestors` (root first)?
-    public func matches(_ element: Element, ancestors: ArraySlice<Element>) -> Bool {
-        matches(Subject(element), ancestors: ancestors.map(Subject.init)[...])
-    }
-
     public func matches(_ element: Subject, ancestors: ArraySlice<Subject>) -> Bool {
         guard parts.last!.matches(element) else { return false }
         return matchRest(parts.count - 2, ancestors: ancestors)

@@ -57,19 +57,23 @@ public struct GalleryRun {
         let jobs = max(1, min(self.jobs, files.count + threads.count))
         let peaks = PeakMemory()
         let (project, templates, fonts, options, timings, workers, pixels) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache)
+        // Results as the report keeps them: the payload and outputs relative, timings only if asked.
+        let reported = { @Sendable (results: [MockupResult], payload: String) in
+            results.map { r in
+                var r = r
+                r.payload = payload
+                r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
+                if !timings { r.service.steps = r.service.steps.map { var s = $0; s.ms = 0; return s } }
+                return r
+            }
+        }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let slot = RenderSlot(plan: workers, templates: templates, fonts: fonts, pixels: pixels)
             while let i = next.take(below: files.count + threads.count) {
                 guard i < files.count else {
                     let members = threads[i - files.count], newest = members.last!
-                    let results = slot.render(newest, project: project, options: options, name: project.relativePath(newest), thread: members)
-                    stacks.add(files.firstIndex(of: newest)!, results.map { r in
-                        var r = r
-                        r.payload = project.relativePath(newest)
-                        r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
-                        if !timings { r.service.steps = r.service.steps.map { var s = $0; s.ms = 0; return s } }
-                        return r
-                    })
+                    let name = project.relativePath(newest)
+                    stacks.add(files.firstIndex(of: newest)!, reported(slot.render(newest, project: project, options: options, name: name, thread: members), name))
                     continue
                 }
                 let file = files[i]
@@ -79,13 +83,7 @@ public struct GalleryRun {
                    kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
                     inputs.set(i, kept, kept: true)
                 } else {
-                    let results = slot.render(file, project: project, options: options, name: relative).map { r in
-                        var r = r
-                        r.payload = relative
-                        r.outputs = r.outputs.map { String($0.dropFirst(output.path.count + 1)) }
-                        if !timings { r.service.steps = r.service.steps.map { var s = $0; s.ms = 0; return s } }
-                        return r
-                    }
+                    let results = reported(slot.render(file, project: project, options: options, name: relative), relative)
                     inputs.set(i, .init(payload: relative, category: results.lazy.compactMap(\.category).first, outcome: GalleryReport.outcome(of: results),
                                         key: key, mockups: results))
                 }
