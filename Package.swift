@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files.
-        .target(name: "XcodeImport", dependencies: ["Payload"]),
+        .target(name: "XcodeImport", dependencies: ["Payload", "CXML2", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),
@@ -55,6 +55,7 @@ let package = Package(
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload"]),
         .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )
