@@ -52,6 +52,25 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Readable serialization for files people edit: two-space indents, an object's members a
+    /// line each, a short array of plain values on one line, a trailing newline. Keys stay in order.
+    public var pretty: String { pretty(indent: "") + "\n" }
+
+    func pretty(indent: String) -> String {
+        let inner = indent + "  "
+        switch self {
+        case .array(let items) where items.isEmpty: return "[]"
+        case .object(let members) where members.isEmpty: return "{}"
+        case .array(let items):
+            let plain = items.allSatisfy { if case .array = $0 { return false }; if case .object = $0 { return false }; return true }
+            if plain, items.map(\.compact).joined(separator: ", ").count <= 72 { return "[" + items.map(\.compact).joined(separator: ", ") + "]" }
+            return "[\n" + items.map { inner + $0.pretty(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+        case .object(let members):
+            return "{\n" + members.map { inner + JSONValue.quote($0.key) + ": " + $0.value.pretty(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "}"
+        default: return compact
+        }
+    }
+
     static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {

@@ -40,7 +40,7 @@ extension MockupRenderer {
         let top = payloads.last!, below = payloads.dropLast()
         let catalog: [DeviceProfile]
         do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
-        var service = ServiceStage(projectFolder: project.folder, settings: project.service)
+        var service = ServiceStage(projectFolder: project.folder, stringsFolders: project.stringsFolders, settings: project.service)
         if let budget = options.timeBudget { service.settings.timeBudget = budget }
         let stage = contentStage(for: project)
         let category = project.content.category(top.category)

@@ -36,16 +36,21 @@ extension MockupRenderer {
             sources.append(.init(src: src, width: Int(saturating: size.width), height: Int(saturating: size.height), duration: duration))
         }
         var iconSource: String?
-        if let icon = job.project.appIcon {
-            if let url = ServiceSettings.projectFile(icon, in: job.project.folder) {
-                if let data = FileManager.default.contents(atPath: url.path) {
-                    let src = Self.appIconSource + url.pathExtension.lowercased()
-                    do {
-                        try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
-                        iconSource = src
-                    } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
-                } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
-            } else { result.warnings.append("appIcon \(icon) lies outside the project; drawing the placeholder") }
+        // The app's own fonts (UIAppFonts, `fonts`), known by their own family names.
+        for file in job.project.fonts where !fonts.addFace(file: file.path, family: nil) {
+            let why = FileManager.default.fileExists(atPath: file.path) ? "is not a font file fontconfig can read" : "does not exist"
+            result.warnings.append("\(file.path): the app's font \(why); text in it is drawn in Inter")
+        }
+        // The app icon for the appearance (a dark one where the icon set has it).
+        if let problem = job.project.appIconProblem { result.warnings.append(problem) }
+        if let url = job.project.appIcon?.file(for: job.appearance) {
+            if let data = FileManager.default.contents(atPath: url.path) {
+                let src = Self.appIconSource + url.pathExtension.lowercased()
+                do {
+                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                    iconSource = src
+                } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
+            } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }
         }
         // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
         let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
@@ -72,7 +77,7 @@ extension MockupRenderer {
     /// What iOS itself writes (a level's label, a stack's summary), in the job's locale, from
     /// `Templates/system/strings`; a locale it lacks is said and shown in English.
     func systemString(_ key: String, args: [String] = [], job: Job, result: inout MockupResult) -> String {
-        let strings = Localizer.shared(projectFolder: templates.appendingPathComponent("system/strings"), locale: job.language)
+        let strings = Localizer.shared(folders: [templates.appendingPathComponent("system/strings")], locale: job.language)
         let found = strings.resolve(key: key, args: args)
         if found.fellBack || found.source == nil {
             let note = "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\""
@@ -317,7 +322,7 @@ extension MockupRenderer {
             result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
         }
         for family in scene.unknownFamilies {
-            result.warnings.append("font-family \(family.replacingOccurrences(of: ",", with: ", ")): no loaded font provides it; drawn in Inter (add the app's fonts with --font-dir)")
+            result.warnings.append("font-family \(family.replacingOccurrences(of: ",", with: ", ")): no loaded font provides it; drawn in Inter (add the app's fonts: UIAppFonts in its Xcode project, \"fonts\" in pushpreview.json, or --font-dir)")
         }
         if scene.truncatedParagraphs > 0 {
             result.warnings.append("a paragraph is longer than \(Paragraph.maxCharacters) characters; only its first \(Paragraph.maxCharacters) are laid out")

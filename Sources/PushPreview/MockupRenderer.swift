@@ -27,7 +27,7 @@ public final class MockupRenderer {
     var fontFaces: [String: URL] = [:]
     private var stages: [URL: ContentStage] = [:]
     func localizer(_ job: Job) -> Localizer {
-        Localizer.shared(projectFolder: job.project.folder, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
+        Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
     }
 
     /// An action's texts in the job's locale, where categories.json gives them as keys.
@@ -101,7 +101,7 @@ public final class MockupRenderer {
         }
         let catalog: [DeviceProfile]
         do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
-        var service = ServiceStage(projectFolder: project.folder, settings: project.service)
+        var service = ServiceStage(projectFolder: project.folder, stringsFolders: project.stringsFolders, settings: project.service)
         if let budget = options.timeBudget { service.settings.timeBudget = budget }
         var notifications: [String: DeliveredNotification] = [:]
         let stage = contentStage(for: project)

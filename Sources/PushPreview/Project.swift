@@ -2,13 +2,23 @@ import ContentStage
 import Foundation
 import Payload
 import ServiceStage
+import Styling
+import XcodeImport
 
 /// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.
 public struct Project: Sendable {
     public var folder: URL
     public var appName = "PushPreview"
-    /// The app icon, a path relative to the project.
-    public var appIcon: String?
+    /// The app icon's images: `appIcon` (a file in the project), else the Xcode app's icon set.
+    public var appIcon: AppIconFiles?
+    /// Why the icon is the placeholder, said on every mock-up that draws it.
+    public var appIconProblem: String?
+    /// The folders holding the app's strings: the project's own, then an Xcode app's.
+    public var stringsFolders: [URL]
+    /// Font files loaded for every page: `fonts` in the settings, and the Xcode app's UIAppFonts.
+    public var fonts: [URL] = []
+    /// The Xcode project `"xcode"` names, read on every run (nil without one).
+    public var xcode: URL?
     /// Time budget, media roots, allowed hosts, decryption and enrichment.
     public var service = ServiceSettings()
     public var devices: [String] = []
@@ -23,6 +33,7 @@ public struct Project: Sendable {
 
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
+        stringsFolders = [self.folder]
         let lprojs = ((try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []).filter { $0.hasSuffix(".lproj") }
         localizesDisplayName = lprojs.contains { FileManager.default.fileExists(atPath: self.folder.appendingPathComponent("\($0)/InfoPlist.strings").path) }
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
@@ -30,6 +41,7 @@ public struct Project: Sendable {
             content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)
             return
         }
+        var extensionPlists: [ContentConfiguration.InfoPlist] = []
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(message: error.description) }
         guard case .object(let members) = json else { throw ProjectError(message: "\(settings.path): expected an object, got \(json.typeName)") }
@@ -46,7 +58,16 @@ public struct Project: Sendable {
                 appName = s
             case "appIcon":
                 guard let s = value.string else { throw ProjectError(message: "\(settings.path): appIcon: expected string, got \(value.typeName)") }
-                appIcon = s
+                if let url = ServiceSettings.projectFile(s, in: self.folder) { appIcon = AppIconFiles(light: url) }
+                else { appIconProblem = "\(settings.path): appIcon: \(s) lies outside the project; drawing the placeholder" }
+            case "fonts":
+                for path in try strings(value, key) {
+                    if let url = ServiceSettings.projectFile(path, in: self.folder) { fonts.append(url) }
+                    else { warnings.append("\(settings.path): fonts: \(path) lies outside the project; not loaded") }
+                }
+            case "xcode":
+                guard let s = value.string, !s.isEmpty else { throw ProjectError(message: "\(settings.path): xcode: expected the path of an .xcodeproj, .xcworkspace or folder, got \(value.compact)") }
+                xcode = URL(fileURLWithPath: s, relativeTo: self.folder).standardizedFileURL
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
             case "locales": locales = try strings(value, key)
@@ -55,7 +76,33 @@ public struct Project: Sendable {
             }
         }
         do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(message: error.message) }
-        content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path)
+        if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil) }
+        content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
+    }
+
+    /// What the Xcode app gives a run where the settings do not: its name, icon, fonts, strings
+    /// and content extensions, read where they live; each thing it lacks is a warning.
+    private mutating func readXcode(_ path: URL, settingsFile: String, nameSet: Bool) throws(ProjectError) -> [ContentConfiguration.InfoPlist] {
+        let app: XcodeApp
+        do { app = try XcodeApp(path: path) } catch { throw ProjectError(message: "\(settingsFile): xcode: \(error.description)") }
+        var problems = app.problems
+        if !nameSet, let name = app.displayName { appName = name }
+        if appIcon == nil, appIconProblem == nil {
+            var iconProblems: [String] = []
+            if let set = app.appIcon(problems: &iconProblems), let light = set.light ?? set.dark {
+                appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted)
+            }
+            appIconProblem = iconProblems.isEmpty ? nil : iconProblems.joined(separator: "; ") + "; drawing the placeholder"
+        }
+        fonts += app.fonts(problems: &problems)
+        stringsFolders += app.stringsFolders(problems: &problems).filter { $0 != folder }
+        localizesDisplayName = localizesDisplayName || stringsFolders.contains { strings in
+            ((try? FileManager.default.contentsOfDirectory(atPath: strings.path)) ?? []).contains {
+                $0.hasSuffix(".lproj") && FileManager.default.fileExists(atPath: strings.appendingPathComponent("\($0)/InfoPlist.strings").path)
+            }
+        }
+        warnings += problems
+        return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
     }
 
     /// What is wrong with the project as a whole (its settings, Info.plists, categories), each
@@ -111,6 +158,16 @@ public struct Project: Sendable {
         let dir = payload.deletingLastPathComponent()
         return dir.lastPathComponent == "payloads" ? dir.deletingLastPathComponent() : dir
     }
+}
+
+/// An app icon's image per appearance (the Xcode 14 set's `dark` and `tinted`, when it has them).
+public struct AppIconFiles: Sendable, Equatable {
+    public var light: URL
+    public var dark: URL?
+    public var tinted: URL?
+    public init(light: URL, dark: URL? = nil, tinted: URL? = nil) { self.light = light; self.dark = dark; self.tinted = tinted }
+
+    public func file(for appearance: Appearance) -> URL { appearance == .dark ? dark ?? light : light }
 }
 
 public struct ProjectError: Error, CustomStringConvertible {

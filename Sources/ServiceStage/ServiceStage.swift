@@ -8,12 +8,15 @@ import Payload
 /// degradation: full content → text without media → original content.
 public struct ServiceStage: Sendable {
     public var projectFolder: URL
+    /// Where the app's strings are: the project folder, or an Xcode app's localized folders.
+    public var stringsFolders: [URL]
     public var settings: ServiceSettings
     /// The extension to run instead of the built-in one (a team's own, written on the same API).
     public var extensionType: UNNotificationServiceExtension.Type?
 
-    public init(projectFolder: URL, settings: ServiceSettings = ServiceSettings()) {
+    public init(projectFolder: URL, stringsFolders: [URL]? = nil, settings: ServiceSettings = ServiceSettings()) {
         self.projectFolder = projectFolder
+        self.stringsFolders = stringsFolders ?? [projectFolder]
         self.settings = settings
     }
 
@@ -58,7 +61,7 @@ public struct ServiceStage: Sendable {
         ] as [(String?, [String]?, String?, (String) -> Void)] {
             guard let key else { set(plain ?? ""); continue }
             if localizer == nil {
-                localizer = Localizer.shared(projectFolder: projectFolder, locale: locale, device: device)
+                localizer = Localizer.shared(folders: stringsFolders, locale: locale, device: device)
                 for problem in localizer!.problems { trace.add(.init(step: "localize", outcome: "failed", message: problem)) }
             }
             let r = localizer!.resolve(key: key, args: args ?? [])

@@ -91,14 +91,16 @@ public final class FontSystem {
     /// Loads `file` for `@font-face { font-family: family }`: added to the private fontconfig
     /// set under its own family names, with `family` an alias for the first. False when the file
     /// is not a font fontconfig reads. Text shaped before keeps its layout caches (cleared here).
-    public func addFace(file: String, family: String) -> Bool {
-        if let known = addedFaces[file] { return known == family || addAlias(family, for: file) }
+    /// With no `family` (an app's own font, from `UIAppFonts`) it is known by its own names only.
+    public func addFace(file: String, family: String?) -> Bool {
+        if let known = addedFaces[file] { return family == nil || known == family || addAlias(family!, for: file) }
         guard let config = pango_fc_font_map_get_config(cpango_fc_font_map(fontMap)) else { return false }
         let before = applicationFonts(config).count
         let added = file.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
         guard added != 0, applicationFonts(config).count > before else { return false }
-        addedFaces[file] = family
-        return addAlias(family, for: file)
+        let own = applicationFonts(config).first { $0.file == file }?.family ?? ""
+        addedFaces[file] = family ?? own
+        return addAlias(family ?? own, for: file)
     }
 
     private func addAlias(_ family: String, for file: String) -> Bool {

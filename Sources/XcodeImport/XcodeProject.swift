@@ -93,9 +93,53 @@ public struct XcodeProject: Sendable {
                     }
                 }
             }
+            // Xcode 16's folders kept in step with the disk: every file in them is the target's.
+            for groupID in t["fileSystemSynchronizedGroups"] as? [String] ?? [] {
+                guard let group = graph.object(groupID, isa: "PBXFileSystemSynchronizedRootGroup", from: "target \(targetName)'s synchronized folders"),
+                      let folder = paths[groupID]?.first else { continue }
+                let excluded = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
+                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: excluded)
+                target.sources += files.sources.map { folder + "/" + $0 }
+                target.resources += files.resources.map { folder + "/" + $0 }
+            }
             targets.append(target)
         }
         problems = graph.problems
+    }
+}
+
+/// The files of a synchronized folder (`PBXFileSystemSynchronizedRootGroup`) as Xcode sorts
+/// them: code to compile, and resources (a bundle-like folder — an asset catalog, a Core Data
+/// model — is one resource). `excluding` is a target's membership exceptions, relative to the
+/// folder (`/Localized/DIR/NAME` for each localization of DIR/NAME).
+enum SynchronizedFolder {
+    static let sourceExtensions: Set<String> = ["swift", "m", "mm", "c", "cc", "cpp"]
+    static let packageExtensions: Set<String> = ["xcassets", "bundle", "xcdatamodeld", "scnassets", "docc", "icon", "framework", "rcproject"]
+
+    static func files(_ root: URL, excluding: Set<String>) -> (sources: [String], resources: [String]) {
+        var sources: [String] = [], resources: [String] = []
+        let fm = FileManager.default
+        func isExcluded(_ path: String) -> Bool {
+            if excluding.contains(path) { return true }
+            let parts = path.split(separator: "/")
+            guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") else { return false }
+            return excluding.contains("/Localized/" + (parts.dropLast(2) + [parts.last!]).joined(separator: "/"))
+        }
+        func walk(_ relative: String, depth: Int) {
+            guard depth < 16, let names = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(relative).path) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!) : ""
+                var isFolder: ObjCBool = false
+                _ = fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
+                if isExcluded(path) { continue }
+                if isFolder.boolValue && !packageExtensions.contains(ext) { walk(path, depth: depth + 1); continue }
+                if sourceExtensions.contains(ext) { sources.append(path) } else if ext != "h" && name != "Info.plist" { resources.append(path) }
+            }
+        }
+        walk("", depth: 0)
+        return (sources, resources)
     }
 }
 
@@ -164,7 +208,7 @@ struct Graph {
                     guard let c = object(child, isa: "PBXFileReference", from: "variant group \(id)") else { continue }
                     out[id, default: []].append(join(base, c["path"] as? String))
                 }
-            case "PBXFileReference":
+            case "PBXFileReference", "PBXFileSystemSynchronizedRootGroup":
                 out[id, default: []].append(here)
             default: break
             }

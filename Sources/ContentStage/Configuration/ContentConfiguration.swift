@@ -28,7 +28,15 @@ public struct ContentConfiguration: Sendable {
 
     public init() {}
 
-    public init(projectFolder: URL, settings: JSONValue?, settingsFile: String) {
+    /// An extension's Info.plist already read (an Xcode target's, as its build makes it).
+    public struct InfoPlist {
+        public var file: String
+        public var root: [String: Any]
+        public init(file: String, root: [String: Any]) { self.file = file; self.root = root }
+    }
+
+    /// `extensionPlists`: content extensions read elsewhere (an Xcode app's), after the folder's own.
+    public init(projectFolder: URL, settings: JSONValue?, settingsFile: String, extensionPlists: [InfoPlist] = []) {
         let fm = FileManager.default
         var plists = [projectFolder.appendingPathComponent("Info.plist")].filter { fm.fileExists(atPath: $0.path) }
         let extensionsDir = projectFolder.appendingPathComponent("Extensions")
@@ -36,19 +44,20 @@ public struct ContentConfiguration: Sendable {
             let plist = extensionsDir.appendingPathComponent(name).appendingPathComponent("Info.plist")
             if fm.fileExists(atPath: plist.path) { plists.append(plist) }
         }
+        // Extensions/NAME/ holds any of the app's extensions, a service extension's too.
+        let read = plists.map { ContentExtension.read($0, servicesAllowed: $0.deletingLastPathComponent().deletingLastPathComponent() == extensionsDir) }
+            + extensionPlists.map { ContentExtension.read(root: $0.root, file: $0.file, servicesAllowed: true) }
         var owner: [String: String] = [:]
-        for plist in plists {
-            // Extensions/NAME/ holds any of the app's extensions, a service extension's too.
-            let (ext, found) = ContentExtension.read(plist, servicesAllowed: plist.deletingLastPathComponent().deletingLastPathComponent() == extensionsDir)
-            issues += found
-            guard var ext else { continue }
+        for (found, foundIssues) in read {
+            issues += foundIssues
+            guard var ext = found else { continue }
             ext.categories = ext.categories.filter { category in
                 if let first = owner[category] {
-                    issues.append(ConfigIssue(.error, file: plist.path, location: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
+                    issues.append(ConfigIssue(.error, file: ext.file, location: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
                                               "\"\(category)\" is already claimed by \(first); each category belongs to one extension"))
                     return false
                 }
-                owner[category] = plist.path
+                owner[category] = ext.file
                 return true
             }
             extensions.append(ext)

@@ -33,6 +33,13 @@ public struct ContentExtension: Sendable, Equatable {
         do { plist = try PropertyList.read([UInt8](data), file: file) } catch {
             return (nil, [ConfigIssue(.error, file: file, location: error.position, "not a property list (XML or binary): \(error.message)")])
         }
+        return read(root: plist, file: file, servicesAllowed: servicesAllowed)
+    }
+
+    /// The same, for an Info.plist already read (`file` names it in the issues).
+    public static func read(root plist: Any, file: String, servicesAllowed: Bool) -> (ContentExtension?, [ConfigIssue]) {
+        var issues: [ConfigIssue] = []
+        func issue(_ s: ConfigIssue.Severity, _ key: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: key, m)) }
         guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
             return (nil, [ConfigIssue(.error, file: file, location: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
         }

@@ -9,7 +9,9 @@ public struct Localizer: Sendable {
     public var developmentLanguage: String
     /// `iphone` or `ipad`: which device variation of a catalog entry applies.
     public var device: String
-    let projectFolder: URL
+    /// The folders holding the strings, in the order they win: a project's own folder, or the
+    /// folders of an Xcode app's localized resources (the app's before its extensions').
+    let folders: [URL]
     /// table → language → key → entry, for every table of every language in the chain.
     var tables: [String: [String: [String: LocalizedEntry]]] = [:]
     var catalogs: [String: StringCatalog] = [:]
@@ -17,42 +19,56 @@ public struct Localizer: Sendable {
     public private(set) var problems: [String] = []
 
     public init(projectFolder: URL, locale: String, developmentLanguage: String = "en", device: String = "iphone") {
+        self.init(folders: [projectFolder], locale: locale, developmentLanguage: developmentLanguage, device: device)
+    }
+
+    /// Reads every folder's `TABLE.xcstrings` and `LANG.lproj/TABLE.strings(dict)`; where two
+    /// folders have the same key in the same table and language, the first folder's wins.
+    public init(folders: [URL], locale: String, developmentLanguage: String = "en", device: String = "iphone") {
         self.locale = locale
         self.device = device
-        self.projectFolder = projectFolder
+        self.folders = folders
         let fm = FileManager.default
-        let top = ((try? fm.contentsOfDirectory(atPath: projectFolder.path)) ?? []).sorted()
-        for name in top where name.hasSuffix(".xcstrings") {
-            let file = projectFolder.appendingPathComponent(name)
-            guard let data = fm.contents(atPath: file.path) else { continue }
-            do {
-                let catalog = try StringCatalog([UInt8](data), file: file.path)
-                catalogs[String(name.dropLast(10))] = catalog
-                problems += catalog.problems
-            } catch { problems.append("\(error)") }
+        for folder in folders {
+            for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".xcstrings") {
+                let file = folder.appendingPathComponent(name)
+                guard let data = fm.contents(atPath: file.path) else { continue }
+                do {
+                    let catalog = try StringCatalog([UInt8](data), file: file.path)
+                    let table = String(name.dropLast(10))
+                    if let known = catalogs[table] { catalogs[table] = known.merging(catalog) } else { catalogs[table] = catalog }
+                    problems += catalog.problems
+                } catch { problems.append("\(error)") }
+            }
         }
         self.developmentLanguage = catalogs["Localizable"]?.sourceLanguage ?? developmentLanguage
-        let folders = Self.lprojFolders(projectFolder)
-        folderNames = folders
+        let perFolder = folders.map { ($0, Self.lprojFolders($0)) }
+        for (_, names) in perFolder { folderNames.merge(names) { first, _ in first } }
         for language in fallbackChain {
-            guard let folder = folders[Self.canonical(language)] else { continue }
-            let dir = projectFolder.appendingPathComponent(folder)
-            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
-                let file = dir.appendingPathComponent(name)
-                guard let data = fm.contents(atPath: file.path) else { continue }
-                if name.hasSuffix(".strings") {
-                    do {
-                        for (key, text) in try StringsFile.parse([UInt8](data), file: file.path) where tables[String(name.dropLast(8)), default: [:]][language]?[key] == nil {
-                            tables[String(name.dropLast(8)), default: [:]][language, default: [:]][key] = LocalizedEntry(value: .text(text))
-                        }
-                    } catch { problems.append("\(error)") }
-                } else if name.hasSuffix(".stringsdict") {
-                    do {
-                        let (entries, found) = try StringsDict.parse([UInt8](data), file: file.path)
-                        problems += found
-                        // A stringsdict entry wins over the same key in the .strings file.
-                        for (key, entry) in entries { tables[String(name.dropLast(12)), default: [:]][language, default: [:]][key] = entry }
-                    } catch { problems.append("\(error)") }
+            for (folder, names) in perFolder {
+                guard let lproj = names[Self.canonical(language)] else { continue }
+                let dir = folder.appendingPathComponent(lproj)
+                var own: [String: [String: LocalizedEntry]] = [:]
+                for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
+                    let file = dir.appendingPathComponent(name)
+                    guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), let data = fm.contents(atPath: file.path) else { continue }
+                    if name.hasSuffix(".strings") {
+                        do {
+                            for (key, text) in try StringsFile.parse([UInt8](data), file: file.path) where own[String(name.dropLast(8))]?[key] == nil {
+                                own[String(name.dropLast(8)), default: [:]][key] = LocalizedEntry(value: .text(text))
+                            }
+                        } catch { problems.append("\(error)") }
+                    } else {
+                        do {
+                            let (entries, found) = try StringsDict.parse([UInt8](data), file: file.path)
+                            problems += found
+                            // A stringsdict entry wins over the same key in the .strings file.
+                            for (key, entry) in entries { own[String(name.dropLast(12)), default: [:]][key] = entry }
+                        } catch { problems.append("\(error)") }
+                    }
+                }
+                for (table, entries) in own {
+                    tables[table, default: [:]][language, default: [:]].merge(entries) { first, _ in first }
                 }
             }
         }
@@ -60,20 +76,23 @@ public struct Localizer: Sendable {
         let own = localeChain
         let catalogLanguages = Set(catalogs.values.flatMap { $0.strings.values.flatMap(\.keys) }.map(Self.canonical))
         let hasTable = { (language: String) in
-            guard let folder = folders[Self.canonical(language)] else { return false }
-            return ["strings", "stringsdict"].contains { fm.fileExists(atPath: projectFolder.appendingPathComponent("\(folder)/Localizable.\($0)").path) }
+            perFolder.contains { folder, names in
+                guard let lproj = names[Self.canonical(language)] else { return false }
+                return ["strings", "stringsdict"].contains { fm.fileExists(atPath: folder.appendingPathComponent("\(lproj)/Localizable.\($0)").path) }
+            }
         }
         if !own.isEmpty, !own.contains(where: { hasTable($0) || catalogLanguages.contains(Self.canonical($0)) }) {
-            problems.append("no strings for \(locale) in \(projectFolder.lastPathComponent) (no Localizable table in \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
+            let name = folders.count == 1 ? folders[0].lastPathComponent : "the app's strings"
+            problems.append("no strings for \(locale) in \(name) (no Localizable table in \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
         }
     }
 
     /// The strings of a project for a locale and device, read once per process: the service stage
     /// and the content stage of every payload share them (a run does not change its inputs).
-    public static func shared(projectFolder: URL, locale: String, device: String = "iphone") -> Localizer {
-        let key = "\(projectFolder.standardizedFileURL.path)|\(locale)|\(device)"
+    public static func shared(folders: [URL], locale: String, device: String = "iphone") -> Localizer {
+        let key = "\(folders.map(\.standardizedFileURL.path).joined(separator: "|"))|\(locale)|\(device)"
         if let known = Cache.shared.lock.withLock({ Cache.shared.made[key] }) { return known }
-        let made = Localizer(projectFolder: projectFolder, locale: locale, device: device)
+        let made = Localizer(folders: folders, locale: locale, device: device)
         Cache.shared.lock.withLock { Cache.shared.made[key] = made }
         return made
     }

@@ -32,6 +32,15 @@ public struct StringCatalog: Sendable {
     public var strings: [String: [String: LocalizedEntry]]
     public var problems: [String] = []
 
+    /// This catalog with `other`'s keys and languages added where this one has none (two
+    /// folders of an app with a catalog of the same name: the first folder's wins).
+    func merging(_ other: StringCatalog) -> StringCatalog {
+        var out = self
+        out.strings.merge(other.strings) { mine, theirs in mine.merging(theirs) { first, _ in first } }
+        out.problems += other.problems
+        return out
+    }
+
     public struct ParseError: Error, CustomStringConvertible {
         public var file: String, message: String
         public var description: String { "\(file): \(message)" }

@@ -1,0 +1,151 @@
+import Checked
+import Foundation
+import Payload
+
+/// An iOS app as PushPreview reads it from its Xcode project, every run: the project with the
+/// notification extensions (of a workspace's or a repository's), the app target, its content and
+/// service extensions with their Info.plists as the build makes them, and where its display
+/// name, icon, fonts and strings are. Every file is read where it lives, inside `root`.
+public struct XcodeApp {
+    /// The folder holding the `.xcodeproj` or `.xcworkspace` given; no file outside it is read.
+    public var root: URL
+    public var project: XcodeProject
+    public var app: XcodeProject.Target?
+    public var extensions: [Extension] = []
+    /// What could not be read, each naming the file (and line or object).
+    public var problems: [String] = []
+
+    public struct Extension {
+        public var target: XcodeProject.Target
+        /// `com.apple.usernotifications.content-extension` or `.service`.
+        public var point: String
+        /// The Info.plist as built: its file (when it has one) and its keys, `$(VAR)` expanded.
+        public var infoPlistFile: URL?
+        public var infoPlist: [String: Any]
+        public var isContent: Bool { point == Self.content }
+        public static let content = "com.apple.usernotifications.content-extension"
+        public static let service = "com.apple.usernotifications.service"
+    }
+
+    /// Reads the project `path` names (an `.xcodeproj`, an `.xcworkspace`, or a folder holding
+    /// them): the one with notification extensions; with several such, an error naming them.
+    public init(path: URL) throws(XcodeProject.ReadError) {
+        let path = path.standardizedFileURL
+        root = ["xcodeproj", "xcworkspace"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
+        var candidates: [(XcodeProject, [Extension])] = []
+        var problems: [String] = []
+        for bundle in try XcodeDiscovery.projects(at: path) {
+            do {
+                let project = try XcodeProject(bundle: bundle)
+                problems += project.problems
+                candidates.append((project, Self.notificationExtensions(of: project, problems: &problems)))
+            } catch { problems.append(error.description) }
+        }
+        let withExtensions = candidates.filter { !$0.1.isEmpty }
+        if withExtensions.count > 1 {
+            throw XcodeProject.ReadError(description: "\(path.path): \(withExtensions.count) projects have notification extensions (\(withExtensions.map { $0.0.bundle.path }.joined(separator: ", "))); give one of them")
+        }
+        let apps = candidates.filter { $0.0.targets.contains(where: \.isApplication) }
+        guard let (project, extensions) = withExtensions.first ?? (apps.count == 1 ? apps.first : nil) ?? (candidates.count == 1 ? candidates.first : nil) else {
+            let why = candidates.isEmpty ? "no Xcode project found" : "\(apps.count) projects have apps and none has a notification extension (\(apps.map { $0.0.bundle.path }.joined(separator: ", "))); give one of them"
+            throw XcodeProject.ReadError(description: "\(path.path): \(why)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
+        }
+        self.project = project
+        self.extensions = extensions
+        self.problems = problems
+        app = Self.appTarget(of: project, embedding: extensions)
+        if app == nil { self.problems.append("\(project.bundle.path): no application target; the app's name, icon and strings are not read") }
+    }
+
+    /// The targets whose Info.plist names a notification extension point.
+    static func notificationExtensions(of project: XcodeProject, problems: inout [String]) -> [Extension] {
+        project.targets.filter(\.isAppExtension).compactMap { target in
+            let plist = XcodeDiscovery.infoPlist(of: target, in: project, problems: &problems)
+            guard let point = (plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String,
+                  [Extension.content, Extension.service].contains(point) else { return nil }
+            let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.folder.appendingPathComponent($0) }
+            return Extension(target: target, point: point, infoPlistFile: file, infoPlist: plist)
+        }
+    }
+
+    /// The application whose bundle identifier the extensions' begin with (iOS embeds an
+    /// extension only in such an app), else the project's first application.
+    static func appTarget(of project: XcodeProject, embedding extensions: [Extension]) -> XcodeProject.Target? {
+        let apps = project.targets.filter(\.isApplication)
+        let ids = extensions.compactMap { $0.target.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"] }
+        return apps.first { app in
+            guard let id = app.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"], !id.isEmpty else { return false }
+            return !ids.isEmpty && ids.allSatisfy { $0.hasPrefix(id + ".") }
+        } ?? apps.first
+    }
+
+    /// A path of the project's (relative to its folder) as a file inside `root`; nil, and a
+    /// problem said, for one that leads outside.
+    public func file(_ path: String, problems: inout [String]) -> URL? {
+        guard let url = Confinement.file(path, relativeTo: project.folder, within: [root]) else {
+            problems.append("\(project.bundle.path): \(path) lies outside \(root.path); not read")
+            return nil
+        }
+        return url
+    }
+
+    /// The app's Info.plist as built.
+    public var appInfoPlist: [String: Any] {
+        guard let app else { return [:] }
+        var ignored: [String] = []
+        return XcodeDiscovery.infoPlist(of: app, in: project, problems: &ignored)
+    }
+
+    /// The name under the icon: `CFBundleDisplayName`, else `CFBundleName`, else the product's.
+    public var displayName: String? {
+        let plist = appInfoPlist
+        return [plist["CFBundleDisplayName"], plist["CFBundleName"], app?.configuration()?["PRODUCT_NAME"]]
+            .compactMap { $0 as? String }.first { !$0.isEmpty }
+    }
+
+    /// The app icon set the build settings name (`ASSETCATALOG_COMPILER_APPICON_NAME`, else
+    /// `AppIcon`), from the app's asset catalogs.
+    public func appIcon(problems: inout [String]) -> AppIconSet? {
+        guard let app else { return nil }
+        let name = app.configuration()?["ASSETCATALOG_COMPILER_APPICON_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "AppIcon"
+        for path in app.resources where path.hasSuffix(".xcassets") {
+            guard let catalog = file(path, problems: &problems) else { continue }
+            do { if let set = try AppIconSet.read(catalog: catalog, name: name) { return set } } catch { problems.append(error.description) }
+        }
+        problems.append("target \(app.name): no \(name).appiconset in its asset catalogs (\(app.resources.filter { $0.hasSuffix(".xcassets") }.joined(separator: ", ")))")
+        return nil
+    }
+
+    /// The font files the app's and the extensions' `UIAppFonts` name.
+    public func fonts(problems: inout [String]) -> [URL] {
+        var seen = Set<String>()
+        let targets = [app].compactMap { $0 } + extensions.map(\.target)
+        return targets.flatMap { XcodeDiscovery.fonts(of: $0, in: project, problems: &problems) }
+            .filter { seen.insert($0).inserted }
+            .compactMap { file($0, problems: &problems) }
+    }
+
+    /// The folders holding the app's localized strings (the folder above each `LANG.lproj`, and
+    /// each String Catalog's), the app's before the extensions', each once.
+    public func stringsFolders(problems: inout [String]) -> [URL] {
+        var seen = Set<String>()
+        let targets = [app].compactMap { $0 } + extensions.map(\.target)
+        func parent(_ path: String) -> String { path.split(separator: "/").dropLast().joined(separator: "/") }
+        func ext(_ path: String) -> String { path.split(separator: ".").count > 1 ? String(path.split(separator: ".").last!) : "" }
+        return targets.flatMap(\.resources).compactMap { path -> String? in
+            if ext(path) == "xcstrings" { return parent(path).isEmpty ? "." : parent(path) }
+            guard ["strings", "stringsdict"].contains(ext(path)), ext(parent(path)) == "lproj" else { return nil }
+            return parent(parent(path)).isEmpty ? "." : parent(parent(path))
+        }
+        .filter { seen.insert($0).inserted }
+        .compactMap { file($0, problems: &problems) }
+    }
+
+    /// The Swift and Objective-C sources of the app and its notification extensions.
+    public func sources(problems: inout [String]) -> [URL] {
+        let targets = [app].compactMap { $0 } + extensions.map(\.target)
+        var seen = Set<String>()
+        return targets.flatMap(\.sources).filter { ["swift", "m", "mm", "h"].contains($0.split(separator: ".").last.map(String.init) ?? "") && seen.insert($0).inserted }
+            .compactMap { file($0, problems: &problems) }
+    }
+}

@@ -1,0 +1,123 @@
+import ContentStage
+import Foundation
+import Imaging
+import PushPreview
+import Testing
+
+/// Issue 15: a project whose `pushpreview.json` names an Xcode project (`"xcode"`) reads the
+/// app where it lives on every run — its name, icon (dark in dark mode), fonts, strings and
+/// content extensions — from Tests/Fixtures/xcode/Lighthouse, written in the shapes Xcode writes.
+struct XcodeRunTests {
+    /// The Lighthouse repository copied to a temporary folder, with a font where its UIAppFonts
+    /// names one (a Noto face stands in for the app's), and a project folder inside it.
+    struct Repo {
+        let root: URL
+        var project: URL { root.appendingPathComponent("pushpreview") }
+
+        init(font: Bool = true, _ name: String = #function) throws {
+            root = temporaryFolder(name).appendingPathComponent("Lighthouse")
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/Lighthouse"), to: root)
+            if font {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent("App/Fonts"), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", toPath: root.appendingPathComponent("App/Fonts/LighthouseSerif.ttf").path)
+            }
+            try FileManager.default.createDirectory(at: project.appendingPathComponent("payloads"), withIntermediateDirectories: true)
+            try write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj"}"#)
+            try write("payloads/storm.apns", #"{"aps": {"alert": {"title-loc-key": "storm.title", "title-loc-args": ["Cape Point"], "body": "Gusts up to 9 Beaufort"}, "category": "STORM_WARNING"}}"#)
+            try write("payloads/plain.apns", #"{"aps": {"alert": {"body": "The lamp is lit"}}}"#)
+            try write("Templates/STORM_WARNING.html", #"<div style="padding: 16px">{{title}}</div>"#)
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            let file = project.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+
+        func render(_ extra: [String] = []) throws -> [MockupResult] {
+            let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(6))")
+            let payloads = ["storm", "plain"].map { project.appendingPathComponent("payloads/\($0).apns").path }
+            let run = try runProcess(pushpreviewBinary, ["render"] + payloads + ["--out", out.path, "--json", "--device", "iphone-15"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(MockupResult.self, from: Data($0.utf8)) }
+        }
+    }
+
+    @Test func theAppIsReadWhereItLives() throws {
+        let repo = try Repo()
+        let project = try Project(folder: repo.project)
+        #expect(project.appName == "Lighthouse")
+        #expect(project.appIcon?.light.lastPathComponent == "AppIcon.png" && project.appIcon?.dark?.lastPathComponent == "AppIcon-Dark.png"
+                && project.appIcon?.tinted?.lastPathComponent == "AppIcon-Tinted.png")
+        #expect(project.fonts.map(\.lastPathComponent) == ["LighthouseSerif.ttf"])
+        #expect(project.stringsFolders.map(\.lastPathComponent) == ["pushpreview", "App"])
+        let ext = try #require(project.content.extensions.first)
+        #expect(project.content.extensions.count == 1 && ext.categories == ["STORM_WARNING"] && ext.initialContentSizeRatio == 0.5)
+        #expect(ext.file.hasSuffix("Content/Info.plist"))
+        #expect(project.issues.isEmpty, "\(project.issues)")
+    }
+
+    /// The strings are the app's, per locale; the display name comes from its InfoPlist.strings;
+    /// a string changed in the app is what the next run shows.
+    @Test func stringsAreReadAgainOnEveryRun() throws {
+        let repo = try Repo()
+        func banner(_ results: [MockupResult], _ payload: String = "storm") throws -> MockupResult {
+            try #require(results.first { $0.view == "banner" && $0.appearance == "light" && $0.payload.hasSuffix("\(payload).apns") })
+        }
+        func page(_ r: MockupResult) throws -> String { try String(contentsOfFile: try #require(r.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8) }
+        let en = try repo.render(["--locale", "en"]), nl = try repo.render(["--locale", "nl"])
+        #expect(try page(try banner(en)).contains("Storm warning: Cape Point") && page(try banner(en, "plain")).contains("Lighthouse"))
+        #expect(try page(try banner(nl)).contains("Stormwaarschuwing: Cape Point") && page(try banner(nl, "plain")).contains("Vuurtoren"))
+
+        let catalog = repo.root.appendingPathComponent("App/Localizable.xcstrings")
+        let changed = try String(contentsOf: catalog, encoding: .utf8).replacingOccurrences(of: "\"Storm warning: %@\"", with: "\"Gale warning: %@\"")
+        try Data(changed.utf8).write(to: catalog)
+        let again = try page(try banner(try repo.render(["--locale", "en"])))
+        #expect(again.contains("Gale warning: Cape Point") && !again.contains("Storm warning"))
+    }
+
+    /// The icon set's dark image in dark mode: the light icon's blue is in the light banner only,
+    /// the dark icon's amber beam in the dark one only.
+    @Test func theDarkIconInDarkMode() throws {
+        let repo = try Repo()
+        let results = try repo.render(["--appearance", "light,dark"])
+        func count(_ appearance: String, near colour: (Int, Int, Int)) throws -> Int {
+            let r = try #require(results.first { $0.view == "banner" && $0.appearance == appearance && $0.payload.hasSuffix("storm.apns") })
+            let png = try ContentStageTests.png(r)
+            var n = 0
+            for i in stride(from: 0, to: png.pixels.count, by: 4) where abs(Int(png.pixels[i]) - colour.0) < 12 && abs(Int(png.pixels[i + 1]) - colour.1) < 12 && abs(Int(png.pixels[i + 2]) - colour.2) < 12 { n += 1 }
+            return n
+        }
+        #expect(try count("light", near: (20, 80, 200)) > 200)
+        #expect(try count("dark", near: (20, 80, 200)) == 0)
+        #expect(try count("dark", near: (255, 184, 46)) > 20)
+        #expect(try count("light", near: (255, 184, 46)) == 0)
+    }
+
+    /// UIAppFonts: a template naming the app's font draws in it with no --font-dir; without the
+    /// file, the mock-up says the font is missing.
+    @Test func theAppsFontsAreLoaded() throws {
+        for present in [true, false] {
+            let repo = try Repo(font: present)
+            try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'Noto Serif'; font-size: 20px">{{title}}</div>"#)
+            let expanded = try #require(try repo.render().first { $0.view == "expanded" && $0.appearance == "light" })
+            let unknown = expanded.warnings.filter { $0.contains("no loaded font provides it") }
+            if present { #expect(unknown.isEmpty, "\(expanded.warnings)") }
+            else { #expect(!unknown.isEmpty && expanded.warnings.contains { $0.contains("LighthouseSerif.ttf") }, "\(expanded.warnings)") }
+        }
+    }
+
+    /// A bad "xcode" setting is an error naming the file and key; a missing project names the path.
+    @Test func badXcodeSettings() throws {
+        let repo = try Repo()
+        for (settings, said) in [(#"{"xcode": 7}"#, "xcode: expected the path"), (#"{"xcode": "../Nowhere.xcodeproj"}"#, "Nowhere.xcodeproj")] {
+            try repo.write("pushpreview.json", settings)
+            do {
+                _ = try Project(folder: repo.project)
+                Issue.record("\(settings) was read")
+            } catch {
+                #expect(error.description.contains("pushpreview.json") && error.description.contains(said), "\(error)")
+            }
+        }
+    }
+}
