@@ -19,6 +19,9 @@ public struct Project: Sendable {
     public var fonts: [URL] = []
     /// The Xcode project `"xcode"` names, read on every run (nil without one).
     public var xcode: URL?
+    /// The files a run reads from the Xcode app (its pbxproj, Info.plists, icon, fonts and
+    /// strings), so that `gallery --incremental` sees when one changes.
+    public var xcodeInputs: [URL] = []
     /// Time budget, media roots, allowed hosts, decryption and enrichment.
     public var service = ServiceSettings()
     public var devices: [String] = []
@@ -102,6 +105,18 @@ public struct Project: Sendable {
             }
         }
         warnings += problems
+        let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
+            .map { app.project.folder.appendingPathComponent($0) }
+        let strings = stringsFolders.dropFirst().flatMap { folder -> [URL] in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
+                + names.filter { $0.hasSuffix(".lproj") }.flatMap { lproj in
+                    ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(lproj).path)) ?? [])
+                        .filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { folder.appendingPathComponent("\(lproj)/\($0)") }
+                }
+        }
+        let icons = [appIcon?.light, appIcon?.dark, appIcon?.tinted].compactMap { $0 }
+        xcodeInputs = ([app.project.bundle.appendingPathComponent("project.pbxproj")] + plists + icons + fonts + strings).sorted { $0.path < $1.path }
         return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
     }
 

@@ -76,6 +76,19 @@ struct XcodeRunTests {
         #expect(again.contains("Gale warning: Cape Point") && !again.contains("Storm warning"))
     }
 
+    /// `gallery --incremental` keeps what is unchanged, and draws again when the app's strings change.
+    @Test func incrementalGallerySeesTheAppChange() throws {
+        let repo = try Repo()
+        let out = repo.root.appendingPathComponent("gallery")
+        let run = { try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--incremental", "--device", "iphone-15", "--locale", "en", "--jobs", "1"]) }
+        _ = try run()
+        #expect(try run().stderr.contains("(2 payloads unchanged, kept)"))
+        let catalog = repo.root.appendingPathComponent("App/Localizable.xcstrings")
+        try Data(try String(contentsOf: catalog, encoding: .utf8).replacingOccurrences(of: "Storm warning", with: "Gale warning").utf8).write(to: catalog)
+        let third = try run()
+        #expect(third.stderr.contains("(0 payloads unchanged, kept)"), "\(third.stderr)")
+    }
+
     /// The icon set's dark image in dark mode: the light icon's blue is in the light banner only,
     /// the dark icon's amber beam in the dark one only.
     @Test func theDarkIconInDarkMode() throws {

@@ -162,6 +162,9 @@ enum InputKey {
                 bytes += SHA256.hex((FileManager.default.contents(atPath: file).map { [UInt8]($0) }) ?? []).utf8
             }
         }
+        for file in project.xcodeInputs {
+            bytes += Array(file.path.utf8) + [0] + Array(SHA256.hex((FileManager.default.contents(atPath: file.path).map { [UInt8]($0) }) ?? []).utf8)
+        }
         return SHA256.hex(bytes)
     }
 
