@@ -226,6 +226,7 @@ public enum BuildSettings {
         var raw = base
         for (key, value) in own { raw[key] = value.replacingOccurrences(of: "$(inherited)", with: base[key] ?? "").trimmingCharacters(in: .whitespaces) }
         if raw["PRODUCT_NAME"] == nil { raw["PRODUCT_NAME"] = "$(TARGET_NAME)" }
+        if raw["PRODUCT_MODULE_NAME"] == nil { raw["PRODUCT_MODULE_NAME"] = "$(PRODUCT_NAME:c99extidentifier)" }
         var out: [String: String] = [:]
         for (key, value) in raw { out[key] = expand(value, raw, builtIn) }
         return out

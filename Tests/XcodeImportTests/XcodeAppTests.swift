@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import XcodeImport
+
+/// Issue 15: which project and targets an app is, on Tests/Fixtures/xcode/Lighthouse (an app
+/// with a content and a service extension, two configurations, a generated Info.plist over a
+/// file, a String Catalog and localized InfoPlist.strings), alone, in a workspace, in a repository.
+struct XcodeAppTests {
+    static let lighthouse = xcodeFixtures.appendingPathComponent("Lighthouse")
+
+    /// A copy of the fixture repository with `more` other projects beside it.
+    static func repository(_ more: [(name: String, pbxproj: String)] = [], _ name: String = #function) throws -> URL {
+        let root = temporaryFolder(name).appendingPathComponent("repo")
+        try FileManager.default.copyItem(at: lighthouse, to: root)
+        for (name, text) in more {
+            let bundle = root.appendingPathComponent("\(name).xcodeproj")
+            try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: bundle.appendingPathComponent("project.pbxproj"))
+        }
+        return root
+    }
+
+    static let pbxproj = try! String(contentsOf: lighthouse.appendingPathComponent("Lighthouse.xcodeproj/project.pbxproj"), encoding: .utf8)
+
+    @Test func theAppAndItsNotificationExtensions() throws {
+        let app = try XcodeApp(path: Self.lighthouse.appendingPathComponent("Lighthouse.xcodeproj"))
+        #expect(app.app?.name == "Lighthouse" && app.displayName == "Lighthouse")
+        #expect(app.extensions.map(\.target.name) == ["LighthouseContent", "LighthouseService"])
+        #expect(app.extensions.map(\.point) == [XcodeApp.Extension.content, XcodeApp.Extension.service])
+        // The Info.plist as built: the file's keys, the generated ones and $(VAR) expanded.
+        let service = try #require(app.extensions.last)
+        #expect((service.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String == "LighthouseService.NotificationService")
+        #expect(app.appInfoPlist["UIAppFonts"] as? [String] == ["LighthouseSerif.ttf"] && app.appInfoPlist["CFBundleDisplayName"] as? String == "Lighthouse")
+        var problems: [String] = []
+        let icon = try #require(app.appIcon(problems: &problems))
+        #expect(icon.light?.lastPathComponent == "AppIcon.png" && icon.dark?.lastPathComponent == "AppIcon-Dark.png" && icon.tinted?.lastPathComponent == "AppIcon-Tinted.png")
+        #expect(app.stringsFolders(problems: &problems).map(\.lastPathComponent) == ["App"])
+        #expect(app.sources(problems: &problems).map(\.lastPathComponent) == ["AppDelegate.swift", "NotificationCategories.swift", "LHCategoryRegistrar.m", "NotificationViewController.swift", "NotificationService.swift"])
+        #expect(app.fonts(problems: &problems).map(\.lastPathComponent) == ["LighthouseSerif.ttf"])
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(app.project.targets.first { $0.name == "Lighthouse" }?.configuration("Debug")?["PRODUCT_BUNDLE_IDENTIFIER"] == "org.example.lighthouse.debug")
+    }
+
+    /// In a repository or a workspace, the project with the extensions is the app's; two such
+    /// projects are an error naming both, as is a folder with none.
+    @Test func choosingTheProject() throws {
+        let plain = Self.pbxproj.replacingOccurrences(of: "com.apple.product-type.app-extension", with: "com.apple.product-type.framework")
+        let root = try Self.repository([("Kit", plain)])
+        #expect(try XcodeApp(path: root).project.name == "Lighthouse")
+        let workspace = root.appendingPathComponent("Lighthouse.xcworkspace")
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><Workspace version="1.0"><FileRef location="group:Kit.xcodeproj"></FileRef><FileRef location="group:Lighthouse.xcodeproj"></FileRef></Workspace>"#.utf8)
+            .write(to: workspace.appendingPathComponent("contents.xcworkspacedata"))
+        #expect(try XcodeApp(path: workspace).project.name == "Lighthouse")
+
+        let twice = try Self.repository([("Copy", Self.pbxproj)])
+        do {
+            _ = try XcodeApp(path: twice)
+            Issue.record("two projects with extensions were not an error")
+        } catch { #expect(error.description.contains("2 projects have notification extensions") && error.description.contains("Copy.xcodeproj") && error.description.contains("Lighthouse.xcodeproj")) }
+        do {
+            _ = try XcodeApp(path: temporaryFolder())
+            Issue.record("an empty folder was read")
+        } catch { #expect(error.description.contains("no Xcode project found")) }
+    }
+
+    /// A file the project names outside the repository is not read, and said.
+    @Test func filesOutsideTheRepositoryAreNotRead() throws {
+        let root = try Self.repository()
+        let escaping = Self.pbxproj.replacingOccurrences(of: "path = Localizable.xcstrings;", with: "path = ../../../../etc/Localizable.xcstrings;")
+        try Data(escaping.utf8).write(to: root.appendingPathComponent("Lighthouse.xcodeproj/project.pbxproj"))
+        let app = try XcodeApp(path: root)
+        var problems: [String] = []
+        #expect(app.stringsFolders(problems: &problems).map(\.lastPathComponent) == ["App"])
+        #expect(problems.contains { $0.contains("lies outside") && $0.contains("etc") }, "\(problems)")
+    }
+}
