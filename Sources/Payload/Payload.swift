@@ -25,6 +25,8 @@ public struct Payload: Sendable {
     public var interruptionLevel: String?
     public var relevanceScore: Double?
     public var targetContentId: String?
+    /// The Focus filter a notification matches (`filter-criteria`).
+    public var filterCriteria: String?
     /// `Simulator Target Bundle`, the app the payload is for.
     public var targetBundle: String?
     /// Custom keys beside `aps`, in file order.
@@ -157,7 +159,8 @@ public enum PayloadParser {
             case "relevance-score":
                 guard case .number(let n) = value else { throw fail(path, "expected number, got \(value.typeName)") }
                 payload.relevanceScore = n
-            case "filter-criteria", "stale-date", "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes":
+            case "filter-criteria": payload.filterCriteria = try string(value, path)
+            case "stale-date", "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes":
                 break
             default:
                 warn(path, "is not an Apple key; custom keys belong beside \"aps\", not inside it, or the app never sees them")

@@ -49,6 +49,12 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 return ((), r.outcome, 0, r.message, false)
             }
         }
+        if !settings.set.isEmpty {
+            trace.time("set") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
+                let r = SetStep(fields: settings.set).run(content)
+                return ((), r.outcome, 0, r.message, false)
+            }
+        }
         if !settings.communication.isEmpty || content.communication != nil {
             trace.time("communicate") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
                 let r = communicate(content)
@@ -58,12 +64,19 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         // Text is final now: it is the best attempt while media downloads.
         lock.withLock { bestAttempt = content.mutableCopy() as? UNMutableNotificationContent }
 
-        let options = attachmentOptions(content.userInfo["attachment-options"])
+        let options = attachmentOptions(content.userInfo)
         for key in settings.mediaKeys {
-            guard let value = content.userInfo[key] else { continue }
+            let value: Any
+            switch KeyPath(key).lookup(in: content.userInfo) {
+            case .found(let v): value = v
+            case .missing: continue
+            case .wrongType(let at, let found):
+                trace.add(.init(step: "attach", outcome: "not attached", message: "mediaKeys \(key): \(at) is \(found), not an object; nothing attached from it"))
+                continue
+            }
             trace.time("attach") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
                 guard let reference = value as? String else {
-                    return ((), UNError.Code.attachmentInvalidURL.outcome, 0, "\(key): expected a string", true)
+                    return ((), UNError.Code.attachmentInvalidURL.outcome, 0, "\(key): expected a string, got \(KeyPath.typeName(value))", true)
                 }
                 do {
                     let a = try attachStep.attach(reference, identifier: "attachment-\(content.attachments.count + 1)", options: options, deadline: deadline)
@@ -76,14 +89,10 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 }
             }
         }
-        // A payload key that holds media but is not one of mediaKeys is never attached: say so.
-        let strings = content.userInfo.compactMap { entry -> (String, String)? in
-            guard let key = entry.key as? String, let value = entry.value as? String else { return nil }
-            return (key, value)
-        }
-        for (key, reference) in strings.sorted(by: { $0.0 < $1.0 }) where !settings.mediaKeys.contains(key) && Self.looksLikeMedia(reference) {
+        // A payload value that is media but is not named by mediaKeys is never attached: say so.
+        for (path, reference) in KeyPath.strings(in: content.userInfo) where !settings.mediaKeys.contains(path) && Self.looksLikeMedia(reference) {
             trace.add(.init(step: "attach", outcome: "not attached",
-                            message: "\(key): \(reference.prefix(80)) looks like media, but \(key) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"))
+                            message: "\(path): \(reference.prefix(80)) looks like media, but \(path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"))
         }
         lock.withLock { bestAttempt = content }
         contentHandler(content)
@@ -159,17 +168,38 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         return MediaType(fileExtension: URL(fileURLWithPath: path).pathExtension) != nil
     }
 
-    /// `attachment-options` from the payload, as UNNotificationAttachment options.
-    func attachmentOptions(_ value: Any?) -> [AnyHashable: Any] {
-        guard let o = value as? [String: Any] else { return [:] }
+    /// The attachment options, as UNNotificationAttachment options: each read at its key path
+    /// (`attachment-options.NAME` unless `attachmentOptions` in pushpreview.json names another);
+    /// a value of the wrong type is said and left out.
+    func attachmentOptions(_ userInfo: [AnyHashable: Any]) -> [AnyHashable: Any] {
         var options: [AnyHashable: Any] = [:]
-        if let hint = o["type-hint"] as? String { options[UNNotificationAttachmentOptionsTypeHintKey] = hint }
-        if let hidden = o["thumbnail-hidden"] as? Bool { options[UNNotificationAttachmentOptionsThumbnailHiddenKey] = hidden }
-        if let t = o["thumbnail-time"] { options[UNNotificationAttachmentOptionsThumbnailTimeKey] = (t as? Double) ?? (t as? Int).map(Double.init) }
-        if let r = o["thumbnail-clipping-rect"] as? [String: Any] {
-            var rect: [String: Double] = [:]
-            for k in ["X", "Y", "Width", "Height"] { rect[k] = (r[k] as? Double) ?? (r[k] as? Int).map(Double.init) }
-            options[UNNotificationAttachmentOptionsThumbnailClippingRectKey] = rect
+        func value(_ name: String) -> Any? {
+            let path = settings.attachmentOptions[name] ?? "attachment-options.\(name)"
+            switch KeyPath(path).lookup(in: userInfo) {
+            case .found(let v): return v
+            case .missing: return nil
+            case .wrongType(let at, let found):
+                trace.add(.init(step: "attach", outcome: "option ignored", message: "\(name) at \(path): \(at) is \(found), not an object"))
+                return nil
+            }
+        }
+        func number(_ v: Any) -> Double? { type(of: v) == Bool.self ? nil : (v as? Double) ?? (v as? Int).map(Double.init) }
+        func ignored(_ name: String, _ v: Any, _ expected: String) {
+            trace.add(.init(step: "attach", outcome: "option ignored", message: "\(name): expected \(expected), got \(KeyPath.typeName(v))"))
+        }
+        if let v = value("type-hint") { if let hint = v as? String { options[UNNotificationAttachmentOptionsTypeHintKey] = hint } else { ignored("type-hint", v, "a string") } }
+        if let v = value("thumbnail-hidden") {
+            if type(of: v) == Bool.self, let hidden = v as? Bool { options[UNNotificationAttachmentOptionsThumbnailHiddenKey] = hidden }
+            else if let n = number(v), n == 0 || n == 1 { options[UNNotificationAttachmentOptionsThumbnailHiddenKey] = n == 1 }
+            else { ignored("thumbnail-hidden", v, "a boolean") }
+        }
+        if let v = value("thumbnail-time") { if let t = number(v), t.isFinite { options[UNNotificationAttachmentOptionsThumbnailTimeKey] = t } else { ignored("thumbnail-time", v, "a number") } }
+        if let v = value("thumbnail-clipping-rect") {
+            if let r = KeyPath.object(v) {
+                var rect: [String: Double] = [:]
+                for k in ["X", "Y", "Width", "Height"] { rect[k] = r[k].flatMap(number) }
+                options[UNNotificationAttachmentOptionsThumbnailClippingRectKey] = rect
+            } else { ignored("thumbnail-clipping-rect", v, "an object {X, Y, Width, Height}") }
         }
         return options
     }

@@ -13,6 +13,12 @@ public struct DeliveredNotification: Sendable {
     public var userInfo: [(key: String, value: JSONValue)]
     public var trace: ServiceTrace
     public var interruptionLevel = UNNotificationInterruptionLevel.active
+    public var targetContentId: String?
+    public var relevanceScore = 0.0
+    public var filterCriteria: String?
+    /// What a stack's summary counts this notification as (`summary-arg`, `summary-arg-count`).
+    public var summaryArgument: String?
+    public var summaryArgumentCount: Int?
     /// Set when the extension donated a messaging intent: the sender (and group) iOS shows.
     public var communication: Communication?
 

@@ -38,9 +38,13 @@ extension JSONValue {
 }
 
 extension UNNotificationContent {
-    /// A payload value as text (strings, and numbers as iOS would print them).
-    func userInfoString(_ key: String) -> String? {
-        switch userInfo[key] {
+    /// A payload value at a key path as text (strings, and numbers as iOS would print them);
+    /// nil when it is absent or not text.
+    func userInfoString(_ key: String) -> String? { Self.text(KeyPath(key).lookup(in: userInfo).value) }
+
+    static func text(_ value: Any?) -> String? {
+        switch value {
+        case let b? where type(of: b) == Bool.self: return nil
         case let s as String: return s
         case let i as Int: return String(i)
         case let d as Double: return String(d)

@@ -1,6 +1,7 @@
 import Checked
 import Foundation
 import Payload
+import Templating
 
 /// The service stage's part of `pushpreview.json`.
 ///
@@ -19,11 +20,16 @@ public struct ServiceSettings: Sendable {
     public var mediaRoots = ["media"]
     public var allowedHosts: [String] = []
     public var mediaKeys = ["image-url", "attachment-url", "media-url"]
+    /// Where each attachment option is, when not at `attachment-options.NAME`: option name → key path.
+    public var attachmentOptions: [String: String] = [:]
+    public static let attachmentOptionNames = ["type-hint", "thumbnail-hidden", "thumbnail-time", "thumbnail-clipping-rect"]
     public var decrypt: Decrypt?
     public var enrich: [EnrichRule] = []
     /// Mustache templates over the notification's data (`title`, `subtitle`, `body`, `userInfo`):
     /// what the extension's donated `INSendMessageIntent` says of the sender and the group.
     public var communication: [String: String] = [:]
+    /// `set`: field → Mustache over the content, applied in order after enrichment.
+    public var set: [(field: String, template: String)] = []
     public static let communicationFields = ["senderName", "senderImage", "groupName", "groupImage"]
     /// The shared container: keys, enrichment data, the download cache.
     public var appGroup = "app-group"
@@ -62,7 +68,7 @@ public struct ServiceSettings: Sendable {
         Confinement.file(path, relativeTo: projectFolder, within: [projectFolder])
     }
 
-    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "decrypt", "enrich", "communication"]
+    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "attachmentOptions", "decrypt", "enrich", "set", "communication"]
 
     /// Reads the keys above from the settings object; errors name the file and key.
     public init(settings: JSONValue, file: String) throws(SettingsError) {
@@ -83,6 +89,14 @@ public struct ServiceSettings: Sendable {
         if let v = settings["mediaRoots"] { mediaRoots = try strings(v, "mediaRoots") }
         if let v = settings["allowedHosts"] { allowedHosts = try strings(v, "allowedHosts") }
         if let v = settings["mediaKeys"] { mediaKeys = try strings(v, "mediaKeys") }
+        if let v = settings["attachmentOptions"] {
+            guard case .object(let members) = v else { throw fail("attachmentOptions", "expected an object: option name → key path, got \(v.typeName)") }
+            for (name, path) in members {
+                guard Self.attachmentOptionNames.contains(name) else { throw fail("attachmentOptions.\(name)", "not an attachment option; one of \(Self.attachmentOptionNames.joined(separator: ", "))") }
+                guard let p = path.string, !p.isEmpty else { throw fail("attachmentOptions.\(name)", "expected a key path string, got \(path.compact)") }
+                attachmentOptions[name] = p
+            }
+        }
         if let v = settings["decrypt"] {
             guard case .object = v else { throw fail("decrypt", "expected an object, got \(v.typeName)") }
             var d = Decrypt()
@@ -114,6 +128,15 @@ public struct ServiceSettings: Sendable {
                 }
                 guard let t = template.string else { throw fail("communication.\(field)", "expected a template string, got \(template.typeName)") }
                 communication[field] = t
+            }
+        }
+        if let v = settings["set"] {
+            guard case .object(let fields) = v else { throw fail("set", "expected an object: field → template, got \(v.typeName)") }
+            for (field, template) in fields {
+                guard let t = template.string else { throw fail("set.\(field)", "expected a template string, got \(template.typeName)") }
+                guard !ContentField.refused.contains(field) else { throw fail("set.\(field)", "not a field an extension can change") }
+                do { _ = try MustacheTemplate(t, name: "\(file) set.\(field)") } catch { throw fail("set.\(field)", "\(error)") }
+                set.append((field, t))
             }
         }
     }

@@ -75,6 +75,9 @@ public struct ServiceStage: Sendable {
         content.threadIdentifier = payload.threadId ?? ""
         content.targetContentIdentifier = payload.targetContentId
         content.relevanceScore = payload.relevanceScore ?? 0
+        content.filterCriteria = payload.filterCriteria
+        content.summaryArgument = alert.summaryArg ?? ""
+        content.summaryArgumentCount = alert.summaryArgCount ?? 0
         content.interruptionLevel = payload.interruptionLevel.flatMap(UNNotificationInterruptionLevel.init(rawValue:)) ?? .active
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload.userInfo { userInfo[key] = value.foundation }
@@ -100,6 +103,11 @@ public struct ServiceStage: Sendable {
                                          badge: content.badge?.intValue, sound: content.sound.map { $0.name ?? "default" },
                                          attachments: attachments, userInfo: JSONValue.members(content.userInfo), trace: t)
         note.interruptionLevel = content.interruptionLevel
+        note.targetContentId = content.targetContentIdentifier
+        note.relevanceScore = content.relevanceScore
+        note.filterCriteria = content.filterCriteria
+        note.summaryArgument = content.summaryArgument.isEmpty ? nil : content.summaryArgument
+        note.summaryArgumentCount = content.summaryArgumentCount == 0 ? nil : content.summaryArgumentCount
         if let c = content.communication, !c.senderName.isEmpty {
             func image(_ path: String?) -> DeliveredNotification.Communication.Image? {
                 path.flatMap { p in (try? ImageFile.read(p)).map { .init(path: p, bytes: $0) } }

@@ -17,9 +17,17 @@ public enum TemplateValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// An object's member; in a list, `0`, `1`, … and `first`, `last` (`{{items.0.url}}`).
     public subscript(key: String) -> TemplateValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
+        switch self {
+        case .object(let members): return members[key]
+        case .list(let items):
+            if key == "first" { return items.first }
+            if key == "last" { return items.last }
+            guard !key.isEmpty, key.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let i = Int(key), i < items.count else { return nil }
+            return items[i]
+        default: return nil
+        }
     }
 
     /// How an interpolation prints the value.

@@ -88,15 +88,20 @@ struct TableFormTests {
         #expect(Localizer(projectFolder: p.folder, locale: "de").problems.contains { $0.contains("de.lproj/Localizable.strings") })
     }
 
-    @Test func enrichmentOfAnApsFieldIsSaid() throws {
+    /// Issue 16: enrichment sets the aps fields an extension may change (the badge here); one
+    /// it may not, or a value that is not one, is said and changes nothing.
+    @Test func enrichmentSetsApsFields() throws {
         let p = ScratchProject()
-        try p.write("app-group/rooms.json", #"{"!room": {"name": "Crew", "count": "3"}}"#)
+        try p.write("app-group/rooms.json", #"{"!room": {"name": "Crew", "count": "3"}, "!bad": {"name": "Bad", "count": "three"}}"#)
         var settings = ServiceSettings()
-        settings.enrich = [.init(key: "room_id", data: "app-group/rooms.json", set: [("title", "{{name}}"), ("badge", "{{count}}")])]
-        let n = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "room_id": "!room"}"#, settings: settings)
-        #expect(n.title == "Crew")
-        #expect(n.trace.fallbacks.contains { $0.contains("set.badge") && $0.contains("not a content field") }, "\(n.trace.steps)")
-        #expect(!n.userInfo.contains { $0.key == "badge" })
+        settings.enrich = [.init(key: "room_id", data: "app-group/rooms.json", set: [("title", "{{name}}"), ("badge", "{{count}}"), ("aps", "x")])]
+        let n = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "badge": 1}, "room_id": "!room"}"#, settings: settings)
+        #expect(n.title == "Crew" && n.badge == 3)
+        #expect(n.trace.fallbacks.contains { $0.contains("set.aps") && $0.contains("not a field an extension can change") }, "\(n.trace.steps)")
+        #expect(!n.userInfo.contains { $0.key == "badge" || $0.key == "aps" })
+        let bad = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "badge": 1}, "room_id": "!bad"}"#, settings: settings)
+        #expect(bad.title == "Bad" && bad.badge == 1)
+        #expect(bad.trace.fallbacks.contains { $0.contains("set.badge") && $0.contains("not a whole number") }, "\(bad.trace.steps)")
     }
 }
 

@@ -108,6 +108,9 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
         var targetContentIdentifier: String?
         var userInfo: [AnyHashable: Any] = [:]
         var relevanceScore = 0.0
+        var filterCriteria: String?
+        var summaryArgument = ""
+        var summaryArgumentCount = 0
         var interruptionLevel = UNNotificationInterruptionLevel.active
         /// Who sent it, once a messaging intent is donated (`updating(from:)` on iOS).
         var communication: UNCommunication?
@@ -129,6 +132,9 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     open var targetContentIdentifier: String? { fields.targetContentIdentifier }
     open var userInfo: [AnyHashable: Any] { fields.userInfo }
     open var relevanceScore: Double { fields.relevanceScore }
+    open var filterCriteria: String? { fields.filterCriteria }
+    open var summaryArgument: String { fields.summaryArgument }
+    open var summaryArgumentCount: Int { fields.summaryArgumentCount }
     open var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
     open var communication: UNCommunication? { fields.communication }
 
@@ -149,6 +155,9 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     open override var targetContentIdentifier: String? { get { fields.targetContentIdentifier } set { fields.targetContentIdentifier = newValue } }
     open override var userInfo: [AnyHashable: Any] { get { fields.userInfo } set { fields.userInfo = newValue } }
     open override var relevanceScore: Double { get { fields.relevanceScore } set { fields.relevanceScore = newValue } }
+    open override var filterCriteria: String? { get { fields.filterCriteria } set { fields.filterCriteria = newValue } }
+    open override var summaryArgument: String { get { fields.summaryArgument } set { fields.summaryArgument = newValue } }
+    open override var summaryArgumentCount: Int { get { fields.summaryArgumentCount } set { fields.summaryArgumentCount = newValue } }
     open override var interruptionLevel: UNNotificationInterruptionLevel { get { fields.interruptionLevel } set { fields.interruptionLevel = newValue } }
     /// What `content.updating(from: INSendMessageIntent)` gives on iOS: a communication notification.
     open override var communication: UNCommunication? { get { fields.communication } set { fields.communication = newValue } }

@@ -9,7 +9,14 @@ struct EnrichStep {
     let projectFolder: URL
 
     func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
-        guard let value = content.userInfoString(rule.key) else { return ("skipped", "no \(rule.key) in the payload") }
+        let value: String
+        switch KeyPath(rule.key).lookup(in: content.userInfo) {
+        case .missing(let at): return ("skipped", "no \(rule.key) in the payload" + (at == rule.key ? "" : " (nothing at \(at))"))
+        case .wrongType(let at, let found): return ("skipped", "\(rule.key): \(at) is \(found), not an object")
+        case .found(let v):
+            guard let text = UNNotificationContent.text(v) else { return ("skipped", "\(rule.key) is \(KeyPath.typeName(v)), not a string or number to look up") }
+            value = text
+        }
         guard let file = ServiceSettings.projectFile(rule.data, in: projectFolder) else {
             return ("failed", "enrich data \(rule.data) lies outside the project; not read")
         }
@@ -17,47 +24,30 @@ struct EnrichStep {
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { return ("failed", "\(error)") }
         guard let record = json[value] else { return ("no match", "\(rule.key) \"\(value)\" is not in \(rule.data)") }
-        var userInfo = content.userInfo
         var changed: [String] = [], refused: [String] = []
+        // The record's fields first, then the payload's (a rule may use both).
+        let scope = TemplateValue.layered(TemplateValue(json: record), over: ContentField.data(content))
         for (field, source) in rule.set {
-            // Fields of the aps dictionary that enrichment does not set (yet): said, not stored as custom keys.
-            if Self.notContentFields.contains(field) { refused.append(field); continue }
             let text: String
-            do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(TemplateValue(json: record)) } catch {
+            do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(scope) } catch {
                 return ("failed", "\(error)")
             }
-            switch field {
-            case "title": content.title = text
-            case "subtitle": content.subtitle = text
-            case "body": content.body = text
-            case "threadIdentifier", "thread-id": content.threadIdentifier = text
-            case let f where f.hasPrefix("communication."):
-                let name = String(f.dropFirst("communication.".count))
-                guard ServiceSettings.communicationFields.contains(name) else { refused.append(field); continue }
-                var c = content.communication ?? UNCommunication(senderName: "")
-                switch name {
-                case "senderName": c.senderName = text
-                case "senderImage": c.senderImage = text
-                case "groupName": c.groupName = text
-                default: c.groupImage = text
-                }
-                content.communication = c
-            default: userInfo[field] = text
-            }
-            changed.append(field)
+            if let problem = ContentField.set(field, text, on: content) { refused.append("set.\(field): \(problem)") } else { changed.append(field) }
         }
-        content.userInfo = userInfo
         if !refused.isEmpty {
-            return ("partly enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", ")); set.\(refused.joined(separator: ", set.")) is not a content field enrich can change (title, subtitle, body, thread-id, communication.senderName, .senderImage, .groupName, .groupImage or a custom key): ignored")
+            return (changed.isEmpty ? "failed" : "partly enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", ")); \(refused.joined(separator: "; ")): ignored")
         }
         return ("enriched", "\(rule.key) \"\(value)\" → \(changed.joined(separator: ", "))")
     }
-
-    static let notContentFields: Set<String> = ["aps", "alert", "badge", "sound", "category", "categoryIdentifier", "content-available", "mutable-content",
-                                                "interruption-level", "relevance-score", "target-content-id", "filter-criteria"]
 }
 
 extension TemplateValue {
+    /// `top`'s members, and `under`'s where `top` has none of that name (objects only).
+    static func layered(_ top: TemplateValue, over under: TemplateValue) -> TemplateValue {
+        guard case .object(let a) = top, case .object(let b) = under else { return top }
+        return .object(a.merging(b) { mine, _ in mine })
+    }
+
     /// JSON values as template data (payload custom keys, enrichment records).
     public init(json: JSONValue) {
         switch json {
