@@ -38,6 +38,8 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     public var string: String? { if case .string(let s) = self { return s }; return nil }
+    /// An object's members in file order; none for any other value.
+    public var objectMembers: [(key: String, value: JSONValue)] { if case .object(let m) = self { return m }; return [] }
     public var number: Double? { if case .number(let n) = self { return n }; return nil }
 
     /// Compact serialization (no spaces), as APNs counts a payload's size.

@@ -24,10 +24,18 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         public var value: Any? { if case .found(let v) = self { return v }; return nil }
     }
 
-    /// Looks the path up in Foundation values (`[AnyHashable: Any]`, `[String: Any]`, `[Any]`).
+    /// Looks the path up in Foundation values (`[AnyHashable: Any]`, `[String: Any]`, `[Any]`)
+    /// or in a `JSONValue` (then what is found is a `JSONValue` too).
     public func lookup(in root: Any) -> Lookup {
         var value = root, i = 0, reached: [String] = []
         while i < parts.count {
+            if let json = value as? JSONValue {
+                switch json {
+                case .array(let items): value = items as [Any]
+                case .object(let members): value = Dictionary(members.map { ($0.key, $0.value as Any) }) { _, last in last }
+                default: break
+                }
+            }
             let here = reached.isEmpty ? "" : reached.joined(separator: ".")
             if let list = value as? [Any] {
                 guard parts[i].allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(parts[i]) else {
@@ -64,6 +72,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
 
     /// A value's JSON type name, for messages.
     public static func typeName(_ value: Any) -> String {
+        if let json = value as? JSONValue { return json.typeName == "null" ? "null" : (json.typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + json.typeName }
         switch value {
         case let v where type(of: v) == Bool.self: return "a boolean"
         case is String: return "a string"

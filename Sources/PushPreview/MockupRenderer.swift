@@ -30,6 +30,32 @@ public final class MockupRenderer {
         Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
     }
 
+    /// The category's actions, or those the payload brings (`actionsFrom`): an extension that sets
+    /// `notificationActions` replaces the category's. Each problem is said; an entry without an
+    /// identifier or title is left out.
+    func actions(_ n: DeliveredNotification, category: NotificationCategory?, settings: CategoryViewSettings, warnings: inout [String]) -> [NotificationAction] {
+        guard let path = settings.actionsFrom else { return category?.actions ?? [] }
+        let at = "pushpreview.json categories.\(n.category ?? "").actionsFrom \(path)"
+        switch KeyPath(path).lookup(in: JSONValue.object(n.userInfo)) {
+        case .missing:
+            warnings.append("\(at): the payload has no \(path); the category's actions are shown")
+            return category?.actions ?? []
+        case .wrongType(let where_, let found):
+            warnings.append("\(at): \(where_) is \(found); the category's actions are shown")
+            return category?.actions ?? []
+        case .found(let value):
+            guard case .array(let items)? = value as? JSONValue else {
+                warnings.append("\(at): expected an array of actions, got \(KeyPath.typeName(value)); the category's actions are shown")
+                return category?.actions ?? []
+            }
+            return items.enumerated().compactMap { i, item in
+                NotificationAction.read(item, at: "\(path)[\(i)]", names: settings.actionFields) { severity, place, message in
+                    warnings.append("payload \(place): \(message)")
+                }
+            }
+        }
+    }
+
     /// An action's texts in the job's locale, where categories.json gives them as keys.
     func localized(_ action: NotificationAction, _ strings: Localizer, warnings: inout [String]) -> NotificationAction {
         var a = action
@@ -184,7 +210,7 @@ public final class MockupRenderer {
             context.showDefaultContent = !ext.defaultContentHidden
             if ext.overridesDefaultTitle {
                 if let title = settings.title {
-                    do { context.customTitle = try MustacheTemplate(title, name: "pushpreview.json categories.\(n.category ?? "").title").render(context.value(icon: { _ in nil }, icons: [:])) }
+                    do { context.customTitle = try MustacheTemplate(title, name: "pushpreview.json categories.\(n.category ?? "").title").render(context.value(icon: { _ in nil }, icons: [:]), html: false) }
                     catch { base.warnings.append("\(error)") }
                 } else {
                     base.warnings.append("\(ext.file): OverridesDefaultTitle is YES but pushpreview.json sets no categories.\(n.category ?? "").title; the header shows the app name")
@@ -192,7 +218,9 @@ public final class MockupRenderer {
             }
         }
         let strings = localizer(job)
-        context.actions = Array((category?.actions ?? []).prefix(NotificationCategory.maxActions)).map { localized($0, strings, warnings: &base.warnings) }
+        // Only a content extension sets notificationActions (the validator says when none claims the category).
+        context.actions = Array(actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, warnings: &base.warnings).prefix(NotificationCategory.maxActions))
+            .map { localized($0, strings, warnings: &base.warnings) }
         if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
             context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor,
                                         playing: job.options.mediaPlaying)

@@ -9,12 +9,15 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
     let projectFolder: URL
     let trace: TraceRecorder
     let deadline: Date
+    /// The app's strings in the locale drawn, for text filters.
+    let localize: @Sendable (String) -> String?
     private let attachStep: AttachStep
     private let lock = NSLock()
     private var contentHandler: ((UNNotificationContent) -> Void)?
     private var bestAttempt: UNMutableNotificationContent?
 
-    init(settings: ServiceSettings, projectFolder: URL, trace: TraceRecorder, deadline: Date) {
+    init(settings: ServiceSettings, projectFolder: URL, trace: TraceRecorder, deadline: Date, localize: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.localize = localize
         self.settings = settings
         self.projectFolder = projectFolder
         self.trace = trace
@@ -45,13 +48,13 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         }
         for rule in settings.enrich {
             trace.time("enrich") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
-                let r = EnrichStep(rule: rule, projectFolder: projectFolder).run(content)
+                let r = EnrichStep(rule: rule, projectFolder: projectFolder, localize: localize).run(content)
                 return ((), r.outcome, 0, r.message, false)
             }
         }
         if !settings.set.isEmpty {
             trace.time("set") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
-                let r = SetStep(fields: settings.set).run(content)
+                let r = SetStep(fields: settings.set, localize: localize).run(content)
                 return ((), r.outcome, 0, r.message, false)
             }
         }
@@ -111,7 +114,7 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
             let current = [c.senderName, c.senderImage ?? "", c.groupName ?? "", c.groupImage ?? ""][ServiceSettings.communicationFields.firstIndex(of: field)!]
             guard current.isEmpty else { continue } // an enrich rule set it
             let text: String
-            do { text = try MustacheTemplate(source, name: "pushpreview.json communication.\(field)").render(data).trimmed } catch {
+            do { text = try MustacheTemplate(source, name: "pushpreview.json communication.\(field)").render(data, html: false, localize: localize).trimmed } catch {
                 problems.append("\(error)"); continue
             }
             switch field {

@@ -36,7 +36,9 @@ public struct ServiceStage: Sendable {
         }
         let deadline = Date().addingTimeInterval(settings.timeBudget)
         let instance: UNNotificationServiceExtension = extensionType.map { $0.init() }
-            ?? BuiltInServiceExtension(settings: settings, projectFolder: projectFolder, trace: trace, deadline: deadline)
+            ?? BuiltInServiceExtension(settings: settings, projectFolder: projectFolder, trace: trace, deadline: deadline, localize: { [stringsFolders] key in
+                Localizer.shared(folders: stringsFolders, locale: locale, device: device).find(key: key)?.text
+            })
         let outcome = ServiceRunner.run(instance, request: request, budget: settings.timeBudget)
         if !outcome.delivered {
             trace.add(.init(step: "deliver", outcome: "original", ms: (outcome.seconds * 1000).rounded(),

@@ -33,10 +33,15 @@ public struct MustacheTemplate: Sendable {
     /// Renders with `data`; `partials` finds a partial's source by name (nil = empty).
     /// `missing` is told each `{{name}}` the data has no key for (drawn empty). `cache` keeps
     /// partials parsed across renders (the system chrome's, drawn for every mock-up).
+    /// `html: false` for a template that makes plain text (a title, a setting): nothing is
+    /// escaped. `localize` gives the app's string for a key, for the `prefix:` and `suffix:` filters.
     public func render(_ data: TemplateValue, partials: @escaping (String) -> String? = { _ in nil },
-                       missing: ((String) -> Void)? = nil, cache: MustachePartialCache? = nil) throws(MustacheError) -> String {
+                       missing: ((String) -> Void)? = nil, cache: MustachePartialCache? = nil,
+                       html: Bool = true, localize: @escaping (String) -> String? = { _ in nil }) throws(MustacheError) -> String {
         var out = ""
         var renderer = MustacheRenderer(partials: partials, templateName: name, cache: cache)
+        renderer.html = html
+        renderer.localize = localize
         let guarded = sectionNames
         renderer.missing = missing.map { report in { name in if !guarded.contains(name) { report(name) } } }
         try renderer.render(nodes, stack: [data], into: &out, depth: 0)
@@ -168,6 +173,9 @@ struct MustacheRenderer {
     let partials: (String) -> String?
     let templateName: String
     var cache: MustachePartialCache?
+    /// Whether `{{name}}` is HTML-escaped (a page), or not (plain text).
+    var html = true
+    var localize: (String) -> String? = { _ in nil }
     /// Sections and partials nest at most this deep.
     static let maxDepth = 64
     /// What one render may do: tags visited and characters written. A template whose loops
@@ -204,13 +212,21 @@ struct MustacheRenderer {
             case .text(let text): out += text
             case .variable(let name, let escaped):
                 let text = lookup(name, stack, report: true).text
-                out += escaped ? escapeHTML(text) : text
+                out += escaped && html ? escapeHTML(text) : text
             case .section(let name, let inverted, let children):
                 let value = lookup(name, stack)
                 guard depth < Self.maxDepth else {
                     throw MustacheError(file: templateName, line: 0, column: 0, message: "sections and partials nest deeper than \(Self.maxDepth) levels")
                 }
-                if inverted {
+                if !inverted, case .null = value, let filter = TextFilter(name) {
+                    // A text transform: its content rendered as text, transformed, escaped again for a page.
+                    var inner = "", text = self
+                    text.html = false
+                    try text.render(children, stack: stack, into: &inner, depth: depth + 1)
+                    steps = text.steps
+                    let made = filter.apply(inner, localize: localize)
+                    out += html ? escapeHTML(made) : made
+                } else if inverted {
                     if value.isFalsey { try render(children, stack: stack, into: &out, depth: depth + 1) }
                 } else if case .list(let items) = value {
                     for item in items { try render(children, stack: stack + [item], into: &out, depth: depth + 1) }

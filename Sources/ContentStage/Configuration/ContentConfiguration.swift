@@ -15,6 +15,10 @@ public struct CategoryViewSettings: Sendable, Equatable {
     /// The view controller's `title`, a Mustache template over the template data; shown in the
     /// header when the extension sets UNNotificationExtensionOverridesDefaultTitle.
     public var title: String?
+    /// Actions the payload brings, as an extension setting `extensionContext.notificationActions`
+    /// from it: the key path of an array of actions, and the payload's names for their fields.
+    public var actionsFrom: String?
+    public var actionFields: [String: String] = [:]
     public init() {}
 }
 
@@ -115,6 +119,14 @@ public struct ContentConfiguration: Sendable {
                     if let c = v.string { s.mediaPlayPauseButtonTintColor = c } else { issue(key, "expected a CSS colour string") }
                 case "title":
                     if let t = v.string { s.title = t } else { issue(key, "expected a string (Mustache over the template data)") }
+                case "actionsFrom":
+                    if let t = v.string, !t.isEmpty { s.actionsFrom = t } else { issue(key, "expected the key path of the payload's array of actions") }
+                case "actionFields":
+                    for (field, name) in v.objectMembers {
+                        guard NotificationAction.fieldNames.contains(field) else { issue("\(key).\(field)", "not an action field; one of \(NotificationAction.fieldNames.joined(separator: ", "))"); continue }
+                        if let n = name.string, !n.isEmpty { s.actionFields[field] = n } else { issue("\(key).\(field)", "expected the payload's name for the field") }
+                    }
+                    if case .object = v {} else { issue(key, "expected an object: field → the payload's name for it") }
                 default:
                     issues.append(ConfigIssue(.warning, file: file, location: "\(at).\(key)", "unknown key, ignored"))
                 }

@@ -72,14 +72,6 @@ public struct NotificationCategory: Sendable, Equatable {
             case let other?: issue(.error, at, "expected a string, got \(other.typeName)"); return nil
             }
         }
-        /// A string, or `{"key": K, "table": T, "default": TEXT}` for a text the app localizes.
-        func localizable(_ v: JSONValue?, _ at: String, required: Bool = false) -> (String, NotificationAction.LocalizedKey?)? {
-            guard case .object = v else { return string(v, at, required: required).map { ($0, nil) } }
-            unknownKeys(v!, ["key", "table", "default"], at)
-            guard let key = string(v?["key"], "\(at).key", required: true) else { return nil }
-            let table = string(v?["table"], "\(at).table") ?? "Localizable"
-            return (string(v?["default"], "\(at).default") ?? key, .init(key: key, table: table))
-        }
         func options<O: RawRepresentable & CaseIterable>(_ v: JSONValue?, _ at: String) -> [O] where O.RawValue == String {
             guard let v else { return [] }
             guard case .array(let list) = v else { issue(.error, at, "expected an array of option names, got \(v.typeName)"); return [] }
@@ -120,27 +112,8 @@ public struct NotificationCategory: Sendable, Equatable {
             }
             for (j, a) in actions.enumerated() {
                 let aat = "\(at).actions[\(j)]"
-                guard case .object = a else { issue(.error, aat, "expected an object, got \(a.typeName)"); continue }
-                unknownKeys(a, ["identifier", "title", "options", "icon", "textInput"], aat)
-                guard let aid = string(a["identifier"], "\(aat).identifier", required: true),
-                      let (title, titleKey) = localizable(a["title"], "\(aat).title", required: true) else { continue }
-                var action = NotificationAction(identifier: aid, title: title)
-                action.titleKey = titleKey
-                action.options = options(a["options"], "\(aat).options")
-                switch a["icon"] {
-                case nil: break
-                case .string(let name)?: action.icon = .system(name)
-                case .object? where a["icon"]?["system"] != nil: action.icon = string(a["icon"]?["system"], "\(aat).icon.system").map(NotificationAction.Icon.system)
-                case .object? where a["icon"]?["template"] != nil: action.icon = string(a["icon"]?["template"], "\(aat).icon.template").map(NotificationAction.Icon.template)
-                case let other?: issue(.error, "\(aat).icon", "expected {\"system\": NAME} or {\"template\": NAME}, got \(other.compact.prefix(60))")
-                }
-                if let input = a["textInput"] {
-                    guard case .object = input else { issue(.error, "\(aat).textInput", "expected an object, got \(input.typeName)"); continue }
-                    var t = NotificationAction.TextInput()
-                    if let (text, key) = localizable(input["buttonTitle"], "\(aat).textInput.buttonTitle") { t.buttonTitle = text; t.buttonTitleKey = key; t.buttonTitleIsSystemDefault = false }
-                    if let (text, key) = localizable(input["placeholder"], "\(aat).textInput.placeholder") { t.placeholder = text; t.placeholderKey = key }
-                    action.textInput = t
-                }
+                guard let action = NotificationAction.read(a, at: aat, issue: issue) else { continue }
+                let aid = action.identifier
                 // Apps offer one action (snooze, reply) in several categories; only one identifier
                 // with two different definitions is a mistake.
                 if let (owner, first) = actionOwner[aid], first != action {
@@ -155,5 +128,73 @@ public struct NotificationCategory: Sendable, Equatable {
             categories.append(category)
         }
         return (categories, issues)
+    }
+}
+
+extension NotificationAction {
+    /// An action's fields by the names categories.json uses.
+    public static let fieldNames = ["identifier", "title", "options", "icon", "textInput"]
+
+    /// An action from JSON: categories.json's entries, or those a payload carries for an
+    /// extension that sets `notificationActions` (`names` maps a field to the payload's own name).
+    /// A title may be a string or `{"key", "table", "default"}`; options an array or one name;
+    /// the icon a symbol name or `{"system"|"template": NAME}`; `textInput` true or
+    /// `{"buttonTitle", "placeholder"}`. Each problem goes to `issue`; nil without an identifier or title.
+    public static func read(_ a: JSONValue, at: String, names: [String: String] = [:],
+                            issue: (ConfigIssue.Severity, String, String) -> Void) -> NotificationAction? {
+        guard case .object(let members) = a else { issue(.error, at, "expected an object, got \(a.typeName)"); return nil }
+        func name(_ field: String) -> String { names[field] ?? field }
+        let known = Set(fieldNames.map(name))
+        for m in members where !known.contains(m.key) { issue(.warning, "\(at).\(m.key)", "unknown key, ignored") }
+        func string(_ v: JSONValue?, _ path: String, required: Bool = false) -> String? {
+            switch v {
+            case .string(let s)?: return s
+            case nil: if required { issue(.error, path, "missing (required)") }; return nil
+            case let other?: issue(.error, path, "expected a string, got \(other.typeName)"); return nil
+            }
+        }
+        func localizable(_ v: JSONValue?, _ path: String, required: Bool = false) -> (String, LocalizedKey?)? {
+            guard case .object = v else { return string(v, path, required: required).map { ($0, nil) } }
+            for m in v!.objectMembers where !["key", "table", "default"].contains(m.key) { issue(.warning, "\(path).\(m.key)", "unknown key, ignored") }
+            guard let key = string(v?["key"], "\(path).key", required: true) else { return nil }
+            return (string(v?["default"], "\(path).default") ?? key, .init(key: key, table: string(v?["table"], "\(path).table") ?? "Localizable"))
+        }
+        let (idAt, titleAt) = ("\(at).\(name("identifier"))", "\(at).\(name("title"))")
+        guard let id = string(a[name("identifier")], idAt, required: true), let (title, titleKey) = localizable(a[name("title")], titleAt, required: true) else { return nil }
+        var action = NotificationAction(identifier: id, title: title)
+        action.titleKey = titleKey
+        let optionsAt = "\(at).\(name("options"))"
+        let optionList: [JSONValue]
+        switch a[name("options")] {
+        case nil: optionList = []
+        case .array(let list)?: optionList = list
+        case .string?: optionList = [a[name("options")]!]
+        case let other?: issue(.error, optionsAt, "expected an array of option names, got \(other.typeName)"); optionList = []
+        }
+        for (i, item) in optionList.enumerated() {
+            if let o = item.string.flatMap(Option.init(rawValue:)) { action.options.append(o) }
+            else { issue(.error, "\(optionsAt)[\(i)]", "\(item.compact) is not one of \(Option.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        let iconAt = "\(at).\(name("icon"))", icon = a[name("icon")]
+        switch icon {
+        case nil: break
+        case .string(let n)?: action.icon = .system(n)
+        case .object? where icon?["system"] != nil: action.icon = string(icon?["system"], "\(iconAt).system").map(Icon.system)
+        case .object? where icon?["template"] != nil: action.icon = string(icon?["template"], "\(iconAt).template").map(Icon.template)
+        case let other?: issue(.error, iconAt, "expected {\"system\": NAME} or {\"template\": NAME}, got \(other.compact.prefix(60))")
+        }
+        let inputAt = "\(at).\(name("textInput"))"
+        switch a[name("textInput")] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: action.textInput = TextInput()
+        case .object?:
+            let input = a[name("textInput")]!
+            var t = TextInput()
+            if let (text, key) = localizable(input["buttonTitle"], "\(inputAt).buttonTitle") { t.buttonTitle = text; t.buttonTitleKey = key; t.buttonTitleIsSystemDefault = false }
+            if let (text, key) = localizable(input["placeholder"], "\(inputAt).placeholder") { t.placeholder = text; t.placeholderKey = key }
+            action.textInput = t
+        case let other?: issue(.error, inputAt, "expected true or an object {buttonTitle, placeholder}, got \(other.typeName)")
+        }
+        return action
     }
 }

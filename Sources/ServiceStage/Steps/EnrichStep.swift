@@ -7,6 +7,7 @@ import Templating
 struct EnrichStep {
     let rule: ServiceSettings.EnrichRule
     let projectFolder: URL
+    let localize: (String) -> String?
 
     func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
         let value: String
@@ -29,7 +30,7 @@ struct EnrichStep {
         let scope = TemplateValue.layered(TemplateValue(json: record), over: ContentField.data(content))
         for (field, source) in rule.set {
             let text: String
-            do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(scope) } catch {
+            do { text = try MustacheTemplate(source, name: "\(rule.data) rule").render(scope, html: false, localize: localize) } catch {
                 return ("failed", "\(error)")
             }
             if let problem = ContentField.set(field, text, on: content) { refused.append("set.\(field): \(problem)") } else { changed.append(field) }

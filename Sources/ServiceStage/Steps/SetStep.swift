@@ -83,12 +83,14 @@ enum ContentField {
 /// notification, from the payload as decryption and enrichment left it, in the order given.
 struct SetStep {
     let fields: [(field: String, template: String)]
+    /// The app's string for a key, in the locale drawn (the `prefix:` and `suffix:` filters).
+    let localize: (String) -> String?
 
     func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
         var changed: [String] = [], problems: [String] = []
         for (field, source) in fields {
             let text: String
-            do { text = try MustacheTemplate(source, name: "pushpreview.json set.\(field)").render(ContentField.data(content)) } catch {
+            do { text = try MustacheTemplate(source, name: "pushpreview.json set.\(field)").render(ContentField.data(content), html: false, localize: localize) } catch {
                 problems.append("\(error)"); continue
             }
             if let problem = ContentField.set(field, text, on: content) { problems.append("set.\(field): \(problem); left as it was") }
