@@ -10,6 +10,9 @@ import Templating
 /// "mediaRoots": ["media"], "allowedHosts": ["cdn.example.com", "127.0.0.1:8080"],
 /// "mediaKeys": ["image-url", "attachment-url", "media-url"],
 /// "decrypt": {"payloadKey": "encrypted", "keyIdKey": "key-id", "keys": "app-group/keys.json"},
+///   or {"scheme": "webpush", "payloadKey": "p", "keys": "app-group/webpush.json",
+///       "contentEncoding": "aesgcm", "saltKey": "s", "senderKeyKey": "k", "encoding": "z85",
+///       "alertKeys": {"body": "message"}},
 /// "enrich": [{"key": "sender-id", "data": "app-group/contacts.json",
 ///             "set": {"title": "{{name}}", "image-url": "{{avatar}}"}}],
 /// "communication": {"senderName": "{{userInfo.sender-name}}", "senderImage": "{{userInfo.sender-avatar}}",
@@ -35,11 +38,46 @@ public struct ServiceSettings: Sendable {
     public var appGroup = "app-group"
 
     public struct Decrypt: Sendable {
+        /// `aes256gcm`: a CryptoKit box, its key chosen by key id. `webpush`: a Web Push message.
+        public enum Scheme: String, Sendable, CaseIterable { case aes256gcm, webpush }
+        /// Web Push's codings: RFC 8291's records carrying the sender's key, or the older draft's
+        /// one record whose salt and sender key travel in payload keys.
+        public enum ContentEncoding: String, Sendable, CaseIterable { case aes128gcm, aesgcm }
+        public static let alertFields = ["title", "subtitle", "body"]
+
+        public var scheme: Scheme
         public var payloadKey = "encrypted"
+        /// aes256gcm: the payload key whose value names the key to use.
         public var keyIdKey = "key-id"
-        /// A JSON object: key id → base64 of a 32-byte key.
-        public var keys = "app-group/keys.json"
-        public init() {}
+        /// aes256gcm: a JSON object, key id → base64 of a 32-byte key. webpush:
+        /// `{"privateKey": base64url of the 32-byte P-256 key, "auth": base64url of the 16-byte secret}`.
+        public var keys: String
+        public var contentEncoding = ContentEncoding.aes128gcm
+        /// webpush: how the payload writes the body, salt and sender key.
+        public var encoding = BinaryText.base64url
+        /// webpush aesgcm: the payload keys carrying the salt and the sender's public key.
+        public var saltKey = "s"
+        public var senderKeyKey = "k"
+        /// Alert field → the plaintext key that fills it, where it is not the field's own name.
+        public var alertKeys: [String: String] = [:]
+
+        public init(scheme: Scheme = .aes256gcm) {
+            self.scheme = scheme
+            keys = scheme == .webpush ? "app-group/webpush.json" : "app-group/keys.json"
+        }
+
+        static let settingKeys = ["scheme", "payloadKey", "keys", "alertKeys", "keyIdKey", "contentEncoding", "encoding", "saltKey", "senderKeyKey"]
+
+        /// What must be chosen for `key` to be read, when these settings do not choose it.
+        func unmetCondition(for key: String) -> String? {
+            let webpush = "\"scheme\": \"webpush\""
+            switch key {
+            case "keyIdKey": return scheme == .aes256gcm ? nil : "\"scheme\": \"aes256gcm\""
+            case "contentEncoding", "encoding": return scheme == .webpush ? nil : webpush
+            case "saltKey", "senderKeyKey": return scheme == .webpush && contentEncoding == .aesgcm ? nil : "\(webpush) and \"contentEncoding\": \"aesgcm\""
+            default: return nil
+            }
+        }
     }
 
     public struct EnrichRule: Sendable {
@@ -97,14 +135,7 @@ public struct ServiceSettings: Sendable {
                 attachmentOptions[name] = p
             }
         }
-        if let v = settings["decrypt"] {
-            guard case .object = v else { throw fail("decrypt", "expected an object, got \(v.typeName)") }
-            var d = Decrypt()
-            d.payloadKey = try string(v["payloadKey"], "decrypt.payloadKey", default: d.payloadKey)
-            d.keyIdKey = try string(v["keyIdKey"], "decrypt.keyIdKey", default: d.keyIdKey)
-            d.keys = try string(v["keys"], "decrypt.keys", default: d.keys)
-            decrypt = d
-        }
+        if let v = settings["decrypt"] { decrypt = try Self.decrypt(v, fail: fail, string: string) }
         if let v = settings["enrich"] {
             guard case .array(let rules) = v else { throw fail("enrich", "expected an array of rules, got \(v.typeName)") }
             for (i, rule) in rules.enumerated() {
@@ -139,6 +170,45 @@ public struct ServiceSettings: Sendable {
                 set.append((field, t))
             }
         }
+    }
+}
+
+extension ServiceSettings {
+    /// The `decrypt` object; a key the chosen scheme does not read is an error, as a typo would be.
+    private static func decrypt(_ v: JSONValue, fail: (String, String) -> SettingsError,
+                                string: (JSONValue?, String, String) throws(SettingsError) -> String) throws(SettingsError) -> Decrypt {
+        guard case .object(let members) = v else { throw fail("decrypt", "expected an object, got \(v.typeName)") }
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, default d: T) throws(SettingsError) -> T where T.RawValue == String {
+            let text = try string(v[key], "decrypt.\(key)", d.rawValue)
+            guard let value = T(rawValue: text) else {
+                throw fail("decrypt.\(key)", "expected \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), got \"\(text)\"")
+            }
+            return value
+        }
+        var d = Decrypt(scheme: try choice("scheme", default: Decrypt.Scheme.aes256gcm))
+        d.payloadKey = try string(v["payloadKey"], "decrypt.payloadKey", d.payloadKey)
+        d.keys = try string(v["keys"], "decrypt.keys", d.keys)
+        d.keyIdKey = try string(v["keyIdKey"], "decrypt.keyIdKey", d.keyIdKey)
+        d.contentEncoding = try choice("contentEncoding", default: d.contentEncoding)
+        d.encoding = try choice("encoding", default: d.encoding)
+        d.saltKey = try string(v["saltKey"], "decrypt.saltKey", d.saltKey)
+        d.senderKeyKey = try string(v["senderKeyKey"], "decrypt.senderKeyKey", d.senderKeyKey)
+        if let mapping = v["alertKeys"] {
+            guard case .object(let fields) = mapping else { throw fail("decrypt.alertKeys", "expected an object, got \(mapping.typeName)") }
+            for (field, key) in fields {
+                guard Decrypt.alertFields.contains(field) else {
+                    throw fail("decrypt.alertKeys.\(field)", "unknown field; expected \(Decrypt.alertFields.joined(separator: ", "))")
+                }
+                d.alertKeys[field] = try string(key, "decrypt.alertKeys.\(field)", field)
+            }
+        }
+        for (key, _) in members {
+            guard Decrypt.settingKeys.contains(key) else {
+                throw fail("decrypt.\(key)", "unknown key; expected \(Decrypt.settingKeys.joined(separator: ", "))")
+            }
+            if let condition = d.unmetCondition(for: key) { throw fail("decrypt.\(key)", "read only with \(condition)") }
+        }
+        return d
     }
 }
 

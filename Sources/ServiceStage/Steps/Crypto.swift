@@ -1,7 +1,8 @@
 internal import CCrypto
 
-/// libcrypto, the thin wrapper: AES-256-GCM in CryptoKit's combined layout
-/// (12-byte nonce ‖ ciphertext ‖ 16-byte tag) and SHA-256.
+/// libcrypto, the thin wrapper: AES-GCM (AES-256 in CryptoKit's combined layout, 12-byte
+/// nonce ‖ ciphertext ‖ 16-byte tag, and AES-128 or AES-256 with the nonce apart), HKDF-SHA-256
+/// and SHA-256.
 public enum AESGCM {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case badKey(Int), tooShort(Int), authenticationFailed
@@ -14,42 +15,85 @@ public enum AESGCM {
         }
     }
 
+    /// Opens CryptoKit's combined layout with a 32-byte key.
     public static func open(_ box: [UInt8], key: [UInt8]) throws(Failure) -> [UInt8] {
         guard key.count == 32 else { throw .badKey(key.count) }
         guard box.count >= 28 else { throw .tooShort(box.count) }
-        let nonce = Array(box[0..<12]), tag = Array(box[(box.count - 16)...]), ciphertext = Array(box[12..<(box.count - 16)])
+        return try decrypt(Array(box[12...]), key: key, nonce: Array(box[0..<12]))
+    }
+
+    /// Seals `plaintext` in the combined layout (for tests and tools that make example payloads).
+    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(Failure) -> [UInt8] {
+        guard key.count == 32 else { throw .badKey(key.count) }
+        return nonce + (try encrypt(plaintext, key: key, nonce: nonce))
+    }
+
+    /// Decrypts ciphertext ‖ 16-byte tag with a 16-byte (AES-128) or 32-byte (AES-256) key and a
+    /// 12-byte nonce.
+    public static func decrypt(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) throws(Failure) -> [UInt8] {
+        guard let cipher = cipher(key) else { throw .badKey(key.count) }
+        guard sealed.count >= 16 else { throw .authenticationFailed }
+        precondition(nonce.count == 12, "GCM nonces are 12 bytes")
+        var tag = Array(sealed.suffix(16))
+        let ciphertext = Array(sealed.dropLast(16))
         guard let ctx = EVP_CIPHER_CTX_new() else { throw .authenticationFailed }
         defer { EVP_CIPHER_CTX_free(ctx) }
         var out = [UInt8](repeating: 0, count: ciphertext.count + 16)
         var length: Int32 = 0, final: Int32 = 0
-        var tagCopy = tag
-        let ok = EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil) == 1
+        let ok = EVP_DecryptInit_ex(ctx, cipher, nil, nil, nil) == 1
             && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, nil) == 1
             && EVP_DecryptInit_ex(ctx, nil, nil, key, nonce) == 1
             && (ciphertext.isEmpty || EVP_DecryptUpdate(ctx, &out, &length, ciphertext, Int32(ciphertext.count)) == 1)
-            && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, &tagCopy) == 1
+            && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1
             && out.withUnsafeMutableBufferPointer({ EVP_DecryptFinal_ex(ctx, $0.baseAddress! + Int(length), &final) }) == 1
         guard ok else { throw .authenticationFailed }
         return Array(out.prefix(Int(length + final)))
     }
 
-    /// Seals `plaintext` (for tests and tools that make example payloads).
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(Failure) -> [UInt8] {
-        guard key.count == 32 else { throw .badKey(key.count) }
+    /// Encrypts to ciphertext ‖ 16-byte tag (for tests and tools that make example payloads).
+    public static func encrypt(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(Failure) -> [UInt8] {
+        guard let cipher = cipher(key) else { throw .badKey(key.count) }
         precondition(nonce.count == 12, "GCM nonces are 12 bytes")
         guard let ctx = EVP_CIPHER_CTX_new() else { throw .authenticationFailed }
         defer { EVP_CIPHER_CTX_free(ctx) }
         var out = [UInt8](repeating: 0, count: plaintext.count + 16)
         var tag = [UInt8](repeating: 0, count: 16)
         var length: Int32 = 0, final: Int32 = 0
-        let ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil) == 1
+        let ok = EVP_EncryptInit_ex(ctx, cipher, nil, nil, nil) == 1
             && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, nil) == 1
             && EVP_EncryptInit_ex(ctx, nil, nil, key, nonce) == 1
             && (plaintext.isEmpty || EVP_EncryptUpdate(ctx, &out, &length, plaintext, Int32(plaintext.count)) == 1)
             && out.withUnsafeMutableBufferPointer({ EVP_EncryptFinal_ex(ctx, $0.baseAddress! + Int(length), &final) }) == 1
             && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
         guard ok else { throw .authenticationFailed }
-        return nonce + out.prefix(Int(length + final)) + tag
+        return out.prefix(Int(length + final)) + tag
+    }
+
+    private static func cipher(_ key: [UInt8]) -> OpaquePointer? {
+        switch key.count {
+        case 16: return EVP_aes_128_gcm()
+        case 32: return EVP_aes_256_gcm()
+        default: return nil
+        }
+    }
+}
+
+/// RFC 5869's HKDF with SHA-256, extract then expand.
+public enum HKDF {
+    /// `length` bytes of output keying material; nil only if libcrypto refuses (a length over
+    /// 255 × 32).
+    public static func sha256(salt: [UInt8], ikm: [UInt8], info: [UInt8], length: Int) -> [UInt8]? {
+        guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, nil) else { return nil }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var out = [UInt8](repeating: 0, count: length)
+        var outLength = length
+        let ok = EVP_PKEY_derive_init(ctx) == 1
+            && EVP_PKEY_CTX_set_hkdf_md(ctx, EVP_sha256()) == 1
+            && EVP_PKEY_CTX_set1_hkdf_salt(ctx, salt, Int32(salt.count)) == 1
+            && EVP_PKEY_CTX_set1_hkdf_key(ctx, ikm, Int32(ikm.count)) == 1
+            && EVP_PKEY_CTX_add1_hkdf_info(ctx, info, Int32(info.count)) == 1
+            && EVP_PKEY_derive(ctx, &out, &outLength) == 1
+        return ok && outLength == length ? out : nil
     }
 }
 
