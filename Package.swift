@@ -40,8 +40,9 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
-        // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files.
-        .target(name: "XcodeImport", dependencies: ["Payload", "CXML2", "Checked"]),
+        // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
+        // and its storyboard as a starter template (Templating escapes the text it writes).
+        .target(name: "XcodeImport", dependencies: ["Payload", "Templating", "CXML2", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),
