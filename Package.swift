@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CGIF", path: "Sources/CGIF"),
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
         // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, and every
         // FFmpeg call (media.c, which loads FFmpeg's libraries when a video is first read).
@@ -41,8 +42,9 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
         .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
-        // and its storyboard as a starter template (Templating escapes the text it writes).
-        .target(name: "XcodeImport", dependencies: ["Payload", "Templating", "CXML2", "Checked"]),
+        // and its storyboard as a starter template (Templating escapes the text it writes),
+        // or an XcodeGen spec's (project.yml, read with libyaml).
+        .target(name: "XcodeImport", dependencies: ["Payload", "Templating", "CXML2", "CYAML", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),

@@ -19,8 +19,8 @@ public struct Project: Sendable {
     public var fonts: [URL] = []
     /// The Xcode project `"xcode"` names, read on every run (nil without one).
     public var xcode: URL?
-    /// The files a run reads from the Xcode app (its pbxproj, Info.plists, icon, fonts and
-    /// strings), so that `gallery --incremental` sees when one changes.
+    /// The files a run reads from the Xcode app (its pbxproj, or XcodeGen spec and xcconfig files,
+    /// Info.plists, icon, fonts and strings), so that `gallery --incremental` sees when one changes.
     public var xcodeInputs: [URL] = []
     /// Time budget, media roots, allowed hosts, decryption and enrichment.
     public var service = ServiceSettings()
@@ -69,7 +69,7 @@ public struct Project: Sendable {
                     else { warnings.append("\(settings.path): fonts: \(path) lies outside the project; not loaded") }
                 }
             case "xcode":
-                guard let s = value.string, !s.isEmpty else { throw ProjectError(message: "\(settings.path): xcode: expected the path of an .xcodeproj, .xcworkspace or folder, got \(value.compact)") }
+                guard let s = value.string, !s.isEmpty else { throw ProjectError(message: "\(settings.path): xcode: expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
                 xcode = URL(fileURLWithPath: s, relativeTo: self.folder).standardizedFileURL
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
@@ -116,7 +116,7 @@ public struct Project: Sendable {
                 }
         }
         let icons = [appIcon?.light, appIcon?.dark, appIcon?.tinted].compactMap { $0 }
-        xcodeInputs = ([app.project.bundle.appendingPathComponent("project.pbxproj")] + plists + icons + fonts + strings).sorted { $0.path < $1.path }
+        xcodeInputs = (app.project.definitionFiles + plists + icons + fonts + strings).sorted { $0.path < $1.path }
         return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
     }
 

@@ -7,7 +7,7 @@ import Payload
 /// service extensions with their Info.plists as the build makes them, and where its display
 /// name, icon, fonts and strings are. Every file is read where it lives, inside `root`.
 public struct XcodeApp {
-    /// The folder holding the `.xcodeproj` or `.xcworkspace` given; no file outside it is read.
+    /// The folder holding the `.xcodeproj`, `.xcworkspace` or `project.yml` given; no file outside it is read.
     public var root: URL
     public var project: XcodeProject
     public var app: XcodeProject.Target?
@@ -27,16 +27,17 @@ public struct XcodeApp {
         public static let service = "com.apple.usernotifications.service"
     }
 
-    /// Reads the project `path` names (an `.xcodeproj`, an `.xcworkspace`, or a folder holding
-    /// them): the one with notification extensions; with several such, an error naming them.
+    /// Reads the project `path` names (an `.xcodeproj`, an `.xcworkspace`, an XcodeGen spec, or a
+    /// folder holding them): the one with notification extensions; with several such, an error
+    /// naming them.
     public init(path: URL) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
-        root = ["xcodeproj", "xcworkspace"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
+        root = ["xcodeproj", "xcworkspace", "yml", "yaml"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
         var candidates: [(XcodeProject, [Extension])] = []
         var problems: [String] = []
         for bundle in try XcodeDiscovery.projects(at: path) {
             do {
-                let project = try XcodeProject(bundle: bundle)
+                let project = try XcodeProject.read(bundle)
                 problems += project.problems
                 candidates.append((project, Self.notificationExtensions(of: project, problems: &problems)))
             } catch { problems.append(error.description) }

@@ -5,29 +5,38 @@ import FoundationXML
 import Payload
 
 /// Where an app's Xcode projects are: the path `pushpreview init` is given may be an
-/// `.xcodeproj`, an `.xcworkspace` (its `contents.xcworkspacedata` lists projects, in groups), or a
-/// repository folder holding any number of them.
+/// `.xcodeproj`, an `.xcworkspace` (its `contents.xcworkspacedata` lists projects, in groups), an
+/// XcodeGen spec (`project.yml`), or a repository folder holding any number of them.
 public enum XcodeDiscovery {
     /// Folders that hold other people's projects or build output, never the app's own.
     static let skipped: Set<String> = ["Pods", "Carthage", "DerivedData", ".build", "build", "node_modules", ".git", "SourcePackages"]
 
-    /// The projects `path` names, sorted by path; a workspace's in its own order.
+    /// The projects `path` names, sorted by path; a workspace's in its own order. In a folder, a
+    /// `project.yml` is a project when no generated `.xcodeproj` (one with a project.pbxproj) is
+    /// beside it: a repository that commits only its XcodeGen spec (and perhaps the `.xcodeproj`'s
+    /// shared schemes) is read from the spec.
     public static func projects(at path: URL) throws(XcodeProject.ReadError) -> [URL] {
         let path = path.standardizedFileURL
         switch path.pathExtension {
-        case "xcodeproj": return [path]
+        case "xcodeproj":
+            let spec = path.deletingLastPathComponent().appendingPathComponent("project.yml")
+            return !isGenerated(path) && FileManager.default.fileExists(atPath: spec.path) ? [spec] : [path]
         case "xcworkspace": return try workspaceProjects(path)
+        case "yml", "yaml": return [path]
         default:
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj or an .xcworkspace")
+                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace or an XcodeGen project.yml")
             }
             var found: [URL] = []
             func walk(_ folder: URL, depth: Int) {
                 guard depth < 8, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+                let projects = names.filter { $0.hasSuffix(".xcodeproj") }.map { folder.appendingPathComponent($0) }
+                let readsSpec = names.contains("project.yml") && !projects.contains(where: isGenerated)
                 for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
                     let url = folder.appendingPathComponent(name)
-                    if name.hasSuffix(".xcodeproj") { found.append(url); continue }
+                    if name.hasSuffix(".xcodeproj") { if !readsSpec { found.append(url) }; continue }
+                    if name == "project.yml" { if readsSpec { found.append(url) }; continue }
                     // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
                     if name.hasSuffix(".xcworkspace") { continue }
                     var dir: ObjCBool = false
@@ -40,6 +49,11 @@ public enum XcodeDiscovery {
             walk(path, depth: 0)
             return found
         }
+    }
+
+    /// Whether an `.xcodeproj` holds a project (XcodeGen's output may be absent, its schemes committed).
+    static func isGenerated(_ project: URL) -> Bool {
+        FileManager.default.fileExists(atPath: project.appendingPathComponent("project.pbxproj").path)
     }
 
     /// The projects a workspace lists: `group:` locations relative to the enclosing group's,
@@ -76,7 +90,9 @@ public enum XcodeDiscovery {
                                  problems: inout [String]) -> [String: Any] {
         guard let settings = target.configuration(configuration)?.settings else { return [:] }
         var plist: [String: Any] = [:]
-        if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
+        if let generated = target.generatedInfoPlist {
+            plist = foundationValue(generated) as? [String: Any] ?? [:]
+        } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
             let file = project.folder.appendingPathComponent(path)
             if let data = FileManager.default.contents(atPath: file.path) {
                 do {
@@ -103,6 +119,18 @@ public enum XcodeDiscovery {
 }
 
 extension XcodeDiscovery {
+    /// A spec's generated Info.plist in the form a read one has.
+    static func foundationValue(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return ""
+        case .bool(let b): return b
+        case .number(let n): return n
+        case .string(let s): return s
+        case .array(let items): return items.map(foundationValue)
+        case .object(let pairs): return Dictionary(pairs.map { ($0.key, foundationValue($0.value)) }, uniquingKeysWith: { $1 })
+        }
+    }
+
     /// The font files a target's `UIAppFonts` names, found among its resources (a file, or a file
     /// inside a resource folder), relative to the project's folder; a name found nowhere is said.
     public static func fonts(of target: XcodeProject.Target, in project: XcodeProject, problems: inout [String]) -> [String] {

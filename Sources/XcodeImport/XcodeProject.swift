@@ -1,13 +1,14 @@
 import Foundation
 import Payload
 
-/// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`:
-/// its targets with their product types, build settings per configuration (the project's, then
-/// the target's, `$(VAR)` expanded), source and resource files, and the regions it knows.
+/// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`
+/// (or from the XcodeGen spec that makes one, `init(xcodeGenSpec:)`): its targets with their
+/// product types, build settings per configuration (the project's, then the target's, `$(VAR)`
+/// expanded), source and resource files, and the regions it knows.
 /// The object graph is resolved by id; a dangling id or a group that contains itself is an error
 /// naming the object, and the rest of the project is still read.
 public struct XcodeProject: Sendable {
-    /// The `.xcodeproj` folder; file paths are relative to the folder holding it.
+    /// The `.xcodeproj` folder (or the XcodeGen spec); file paths are relative to the folder holding it.
     public var bundle: URL
     public var name: String
     public var targets: [Target] = []
@@ -15,8 +16,16 @@ public struct XcodeProject: Sendable {
     public var developmentRegion: String?
     /// What could not be read, each naming the file and the object.
     public var problems: [String] = []
+    /// The files the project was read from: its project.pbxproj, or a spec, the specs it
+    /// includes and the xcconfig files it names.
+    public var definitionFiles: [URL] = []
 
     public var folder: URL { bundle.deletingLastPathComponent() }
+
+    /// The project at `location`: an `.xcodeproj`, or an XcodeGen spec (`project.yml`).
+    public static func read(_ location: URL) throws(ReadError) -> XcodeProject {
+        ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location) : try XcodeProject(bundle: location)
+    }
 
     public struct Target: Sendable {
         public var id: String
@@ -27,6 +36,9 @@ public struct XcodeProject: Sendable {
         /// Paths relative to the project's folder, in build-phase order.
         public var sources: [String] = []
         public var resources: [String] = []
+        /// The Info.plist an XcodeGen spec's `info:` makes (XcodeGen writes it to INFOPLIST_FILE
+        /// when it generates the project, so the file may not be there yet): read instead of it.
+        public var generatedInfoPlist: JSONValue?
 
         public var isApplication: Bool { productType == "com.apple.product-type.application" }
         public var isAppExtension: Bool { productType.hasPrefix("com.apple.product-type.app-extension") }
@@ -53,6 +65,7 @@ public struct XcodeProject: Sendable {
         self.bundle = bundle.standardizedFileURL
         name = bundle.deletingPathExtension().lastPathComponent
         let file = self.bundle.appendingPathComponent("project.pbxproj")
+        definitionFiles = [file]
         guard let data = FileManager.default.contents(atPath: file.path) else { throw ReadError(description: "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)") }
         let root: Any
         do { root = try PropertyList.read([UInt8](data), file: file.path) } catch { throw ReadError(description: error.description) }
@@ -112,12 +125,14 @@ public struct XcodeProject: Sendable {
 /// The files of a synchronized folder (`PBXFileSystemSynchronizedRootGroup`) as Xcode sorts
 /// them: code to compile, and resources (a bundle-like folder — an asset catalog, a Core Data
 /// model — is one resource). `excluding` is a target's membership exceptions, relative to the
-/// folder (`/Localized/DIR/NAME` for each localization of DIR/NAME).
+/// folder (`/Localized/DIR/NAME` for each localization of DIR/NAME); `alsoExcluding` says of any
+/// other path (and whether it is a folder) whether to leave it out.
 enum SynchronizedFolder {
     static let sourceExtensions: Set<String> = ["swift", "m", "mm", "c", "cc", "cpp"]
     static let packageExtensions: Set<String> = ["xcassets", "bundle", "xcdatamodeld", "scnassets", "docc", "icon", "framework", "rcproject"]
 
-    static func files(_ root: URL, excluding: Set<String>) -> (sources: [String], resources: [String]) {
+    static func files(_ root: URL, excluding: Set<String>,
+                      alsoExcluding: (String, Bool) -> Bool = { _, _ in false }) -> (sources: [String], resources: [String]) {
         var sources: [String] = [], resources: [String] = []
         let fm = FileManager.default
         func isExcluded(_ path: String) -> Bool {
@@ -133,7 +148,7 @@ enum SynchronizedFolder {
                 let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!) : ""
                 var isFolder: ObjCBool = false
                 _ = fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
-                if isExcluded(path) { continue }
+                if isExcluded(path) || alsoExcluding(path, isFolder.boolValue) { continue }
                 if isFolder.boolValue && !packageExtensions.contains(ext) { walk(path, depth: depth + 1); continue }
                 if sourceExtensions.contains(ext) { sources.append(path) } else if ext != "h" && name != "Info.plist" { resources.append(path) }
             }
@@ -220,21 +235,37 @@ struct Graph {
 
 /// Build settings as Xcode combines them: a target's over its project's, `$(inherited)` the
 /// value beneath, `$(VAR)` and `${VAR}` replaced (with `:lower`, `:upper`, `:rfc1034identifier`
-/// and `:c99extidentifier`), defaults for `PRODUCT_NAME` and the built-in names.
+/// and `:c99extidentifier`), defaults for `PRODUCT_NAME`, `PRODUCT_MODULE_NAME` and the
+/// built-in names.
 public enum BuildSettings {
     public static func merge(_ base: [String: String], _ own: [String: String], builtIn: [String: String]) -> [String: String] {
-        var raw = base
-        for (key, value) in own { raw[key] = value.replacingOccurrences(of: "$(inherited)", with: base[key] ?? "").trimmingCharacters(in: .whitespaces) }
+        var raw = overlay(base, own)
         if raw["PRODUCT_NAME"] == nil { raw["PRODUCT_NAME"] = "$(TARGET_NAME)" }
+        // Xcode's own default, which extensions' Info.plists name (`$(PRODUCT_MODULE_NAME).NotificationService`).
         if raw["PRODUCT_MODULE_NAME"] == nil { raw["PRODUCT_MODULE_NAME"] = "$(PRODUCT_NAME:c99extidentifier)" }
         var out: [String: String] = [:]
         for (key, value) in raw { out[key] = expand(value, raw, builtIn) }
         return out
     }
 
+    /// `own` over `base`, each `$(inherited)` (or `${inherited}`) in `own` the value beneath.
+    public static func overlay(_ base: [String: String], _ own: [String: String]) -> [String: String] {
+        var out = base
+        out.reserveCapacity(base.count + own.count)
+        for (key, value) in own {
+            var text = value
+            if text.utf8.contains(UInt8(ascii: "$")) {
+                text = text.replacingOccurrences(of: "${inherited}", with: "$(inherited)").replacingOccurrences(of: "$(inherited)", with: base[key] ?? "")
+            }
+            if text.first?.isWhitespace == true || text.last?.isWhitespace == true { text = text.trimmingCharacters(in: .whitespaces) }
+            out[key] = text
+        }
+        return out
+    }
+
     /// `$(NAME)` and `${NAME}` replaced, nested up to 16 deep (a setting that names itself stops there).
     public static func expand(_ value: String, _ settings: [String: String], _ builtIn: [String: String], depth: Int = 0) -> String {
-        guard depth < 16, value.contains("$") else { return value }
+        guard depth < 16, value.utf8.contains(UInt8(ascii: "$")) else { return value }
         var out = "", rest = Substring(value)
         while let dollar = rest.firstIndex(of: "$") {
             out += rest[..<dollar]

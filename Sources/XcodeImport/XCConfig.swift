@@ -1,0 +1,96 @@
+import Foundation
+
+/// The build settings of an `.xcconfig` file as Xcode reads them: `KEY = VALUE` lines (a
+/// conditional `KEY[sdk=iphoneos*]` kept as its own key, as a pbxproj keeps it), `//` comments,
+/// `#include "file"` and `#include? "file"` (optional) read in place, and `$(inherited)` the
+/// value set earlier in the same chain of files, else left for the level beneath.
+/// A line that cannot be read or a missing include is a problem naming the file and line.
+struct XCConfig {
+    static let maxIncludeDepth = 16
+    static let maxFiles = 128
+    static let maxBytes = 1 << 20
+
+    var settings: [String: String] = [:]
+    /// Every file read, the first one given and each it includes.
+    var files: [URL] = []
+    var problems: [String] = []
+    let projectFolder: URL
+
+    /// Reads `file`; an include is found beside the file that names it, else in `projectFolder`
+    /// (Xcode's search, which lets `Riot/Common.xcconfig` include `Config/Ids.xcconfig`).
+    init(file: URL, projectFolder: URL, from: String) {
+        self.projectFolder = projectFolder
+        read(file.standardizedFileURL, trail: [], from: from)
+    }
+
+    mutating func read(_ file: URL, trail: [String], from: String) {
+        guard !trail.contains(file.path) else {
+            problems.append("\(from): \(file.lastPathComponent) includes itself (\((trail + [file.path]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " → "))); not read again")
+            return
+        }
+        guard trail.count < Self.maxIncludeDepth, files.count < Self.maxFiles else {
+            problems.append("\(from): includes nested deeper than \(Self.maxIncludeDepth) or more than \(Self.maxFiles) files; \(file.lastPathComponent) not read")
+            return
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard size <= Self.maxBytes, let data = FileManager.default.contents(atPath: file.path) else {
+            problems.append(size > Self.maxBytes ? "\(file.path): \(size) bytes, more than an xcconfig file may have; not read" : "\(from): the xcconfig file \(file.path) does not exist; its settings are not read")
+            return
+        }
+        files.append(file)
+        let text = String(decoding: data, as: UTF8.self)
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let at = "\(file.path):\(index + 1)"
+            // `//` starts a comment anywhere, even inside a value (Xcode's own rule).
+            var line = raw.range(of: "//").map { raw[..<$0.lowerBound] } ?? raw[...]
+            line = line.drop { $0.isWhitespace }
+            while let last = line.last, last.isWhitespace || last == ";" { line = line.dropLast() }
+            if line.isEmpty { continue }
+            if line.hasPrefix("#include") {
+                include(line, at: at, file: file, trail: trail + [file.path])
+                continue
+            }
+            // The `=` after the key's conditions (`KEY[sdk=iphoneos*] = …`).
+            let conditionsEnd = line.prefix { $0 != "=" }.contains("[") ? line.firstIndex(of: "]") ?? line.startIndex : line.startIndex
+            guard let equals = line[conditionsEnd...].firstIndex(of: "="), Self.isKey(line[..<equals].trimmingCharacters(in: .whitespaces)) else {
+                problems.append("\(at): not a KEY = VALUE line (\(line.prefix(60))); skipped")
+                continue
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            value = value.replacingOccurrences(of: "${inherited}", with: "$(inherited)")
+            if let earlier = settings[key] { value = value.replacingOccurrences(of: "$(inherited)", with: earlier) }
+            settings[key] = value
+        }
+    }
+
+    mutating func include(_ line: Substring, at: String, file: URL, trail: [String]) {
+        let optional = line.hasPrefix("#include?")
+        let rest = line.dropFirst(optional ? 9 : 8).trimmingCharacters(in: .whitespaces)
+        guard rest.count >= 2, rest.hasPrefix("\""), rest.hasSuffix("\"") else {
+            problems.append("\(at): #include needs a quoted path (#include \"Other.xcconfig\"); skipped")
+            return
+        }
+        let path = String(rest.dropFirst().dropLast())
+        if path.hasPrefix("<") {
+            problems.append("\(at): #include \"\(path)\" names a folder of Xcode's own; not read")
+            return
+        }
+        let candidates = path.hasPrefix("/") ? [URL(fileURLWithPath: path)]
+            : [file.deletingLastPathComponent().appendingPathComponent(path), projectFolder.appendingPathComponent(path)]
+        guard let found = candidates.map(\.standardizedFileURL).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            let pods = path.hasPrefix("Pods/") ? " (CocoaPods' settings: `pod install` writes them)" : ""
+            if !optional { problems.append("\(at): #include \"\(path)\" is found neither beside it nor in the project's folder\(pods); skipped") }
+            return
+        }
+        read(found, trail: trail, from: at)
+    }
+
+    /// `NAME` or `NAME[condition=value]…`.
+    static func isKey(_ text: String) -> Bool {
+        let name = text.prefix { $0 != "[" }
+        guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return false }
+        let conditions = text.dropFirst(name.count)
+        return conditions.isEmpty || (conditions.hasPrefix("[") && conditions.hasSuffix("]"))
+    }
+}

@@ -1,0 +1,1 @@
+func formattedHeight(_ metres: Double) -> String { "\(metres) m" }

@@ -1,0 +1,1 @@
+struct TideTable { var highWater: [Double] = [] }

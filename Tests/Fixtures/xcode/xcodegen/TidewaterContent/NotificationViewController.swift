@@ -1,0 +1,3 @@
+import UserNotificationsUI
+
+final class NotificationViewController: UIViewController, UNNotificationContentExtension {}
