@@ -212,6 +212,7 @@ public struct TemplateContext: Sendable {
         if let c = n.communication {
             var o: [String: TemplateValue] = ["sender": .string(c.senderName), "initials": .string(Self.initials(c.senderName))]
             if let group = c.groupName { o["group"] = .string(group) }
+            if let handle = c.senderHandle { o["handle"] = .string(handle) }
             if let avatarSource { o["avatar"] = .string(avatarSource) }
             object["communication"] = .object(o)
         }

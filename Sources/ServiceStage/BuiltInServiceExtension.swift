@@ -111,18 +111,12 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         var problems: [String] = [], bytes = 0
         for field in ServiceSettings.communicationFields {
             guard let source = settings.communication[field] else { continue }
-            let current = [c.senderName, c.senderImage ?? "", c.groupName ?? "", c.groupImage ?? ""][ServiceSettings.communicationFields.firstIndex(of: field)!]
-            guard current.isEmpty else { continue } // an enrich rule set it
+            guard c[field: field] == nil else { continue } // an enrich rule set it
             let text: String
             do { text = try MustacheTemplate(source, name: "pushpreview.json communication.\(field)").render(data, html: false, localize: localize).trimmed } catch {
                 problems.append("\(error)"); continue
             }
-            switch field {
-            case "senderName": c.senderName = text
-            case "senderImage": c.senderImage = text.isEmpty ? nil : text
-            case "groupName": c.groupName = text.isEmpty ? nil : text
-            default: c.groupImage = text.isEmpty ? nil : text
-            }
+            c[field: field] = text
         }
         guard !c.senderName.isEmpty else {
             content.communication = nil

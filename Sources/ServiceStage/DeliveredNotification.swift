@@ -24,6 +24,7 @@ public struct DeliveredNotification: Sendable {
 
     public struct Communication: Sendable, Equatable {
         public var senderName: String
+        public var senderHandle: String?
         public var groupName: String?
         public var senderImage: Image?
         public var groupImage: Image?

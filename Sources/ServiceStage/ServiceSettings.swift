@@ -33,7 +33,7 @@ public struct ServiceSettings: Sendable {
     public var communication: [String: String] = [:]
     /// `set`: field → Mustache over the content, applied in order after enrichment.
     public var set: [(field: String, template: String)] = []
-    public static let communicationFields = ["senderName", "senderImage", "groupName", "groupImage"]
+    public static let communicationFields = ["senderName", "senderImage", "senderHandle", "groupName", "groupImage"]
     /// The shared container: keys, enrichment data, the download cache.
     public var appGroup = "app-group"
 

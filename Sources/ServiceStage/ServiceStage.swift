@@ -115,6 +115,7 @@ public struct ServiceStage: Sendable {
                 path.flatMap { p in (try? ImageFile.read(p)).map { .init(path: p, bytes: $0) } }
             }
             note.communication = .init(senderName: c.senderName, groupName: c.groupName, senderImage: image(c.senderImage), groupImage: image(c.groupImage))
+            note.communication?.senderHandle = c.senderHandle
         }
         return note
     }

@@ -72,7 +72,8 @@ struct KeyPathTests {
         try p.write("pushpreview.json", #"""
         {"set": {"category": "{{userInfo.kind}}-detail", "thread-id": "room-{{userInfo.room}}", "sound": "chime.caf", "badge": "{{userInfo.unread}}",
                  "target-content-id": "room/{{userInfo.room}}", "interruption-level": "time-sensitive", "relevance-score": "0.8",
-                 "filter-criteria": "work", "summary-arg": "{{userInfo.from}}", "summary-arg-count": "2", "title": "{{#body}}{{title}}{{/body}}{{^title}}{{body}}{{/title}}",
+                 "filter-criteria": "work", "summary-arg": "{{userInfo.from}}", "summary-arg-count": "2",
+                 "communication.senderName": "{{userInfo.from}}", "communication.senderHandle": "@{{userInfo.from}}", "title": "{{#body}}{{title}}{{/body}}{{^title}}{{body}}{{/title}}",
                  "flag": "on"}}
         """#)
         let settings = try ServiceSettings(settings: try JSONParser.parse([UInt8](try Data(contentsOf: p.folder.appendingPathComponent("pushpreview.json"))), file: "pushpreview.json"), file: "pushpreview.json")
@@ -80,6 +81,7 @@ struct KeyPathTests {
         #expect(n.category == "photo-detail" && n.threadId == "room-7" && n.sound == "chime.caf" && n.badge == 4)
         #expect(n.targetContentId == "room/7" && n.interruptionLevel == .timeSensitive && n.relevanceScore == 0.8 && n.filterCriteria == "work")
         #expect(n.summaryArgument == "Marta" && n.summaryArgumentCount == 2)
+        #expect(n.communication?.senderName == "Marta" && n.communication?.senderHandle == "@Marta", "the sender carried to the content stage")
         #expect(n.title == "Lunch?", "the body as title when the title is empty")
         #expect(n.userInfo.contains { $0.key == "flag" && $0.value == .string("on") })
         #expect(n.trace.steps.contains { $0.step == "set" && $0.outcome == "set" })

@@ -176,8 +176,36 @@ public struct UNCommunication: Sendable, Equatable {
     public var senderImage: String?
     public var groupName: String?
     public var groupImage: String?
-    public init(senderName: String, senderImage: String? = nil, groupName: String? = nil, groupImage: String? = nil) {
+    /// The sender's handle (`INPersonHandle`: an address or account name); iOS does not draw it.
+    public var senderHandle: String?
+    public init(senderName: String, senderImage: String? = nil, groupName: String? = nil, groupImage: String? = nil, senderHandle: String? = nil) {
         self.senderName = senderName; self.senderImage = senderImage; self.groupName = groupName; self.groupImage = groupImage
+        self.senderHandle = senderHandle
+    }
+
+    /// The fields by their settings names (`senderName`, …); empty text is no value.
+    public subscript(field field: String) -> String? {
+        get {
+            switch field {
+            case "senderName": return senderName.isEmpty ? nil : senderName
+            case "senderImage": return senderImage
+            case "senderHandle": return senderHandle
+            case "groupName": return groupName
+            case "groupImage": return groupImage
+            default: return nil
+            }
+        }
+        set {
+            let v = newValue.flatMap { $0.isEmpty ? nil : $0 }
+            switch field {
+            case "senderName": senderName = v ?? ""
+            case "senderImage": senderImage = v
+            case "senderHandle": senderHandle = v
+            case "groupName": groupName = v
+            case "groupImage": groupImage = v
+            default: break
+            }
+        }
     }
 }
 

@@ -28,12 +28,7 @@ enum ContentField {
             let name = String(field.dropFirst("communication.".count))
             guard ServiceSettings.communicationFields.contains(name) else { return "\(field) is not one of communication.\(ServiceSettings.communicationFields.joined(separator: ", communication."))" }
             var c = content.communication ?? UNCommunication(senderName: "")
-            switch name {
-            case "senderName": c.senderName = text
-            case "senderImage": c.senderImage = text
-            case "groupName": c.groupName = text
-            default: c.groupImage = text
-            }
+            c[field: name] = text
             content.communication = c
             return nil
         }
