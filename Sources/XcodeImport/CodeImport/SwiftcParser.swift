@@ -1,0 +1,117 @@
+import Foundation
+
+/// Swift's own parser, run as `swiftc -frontend -dump-parse -dump-ast-format json`: it needs no
+/// SDK, reads files that do not type-check, and after a syntax error still prints what it parsed
+/// (the diagnostics go to stderr as `FILE:LINE:COL: error: …`). Files are parsed in batches, one
+/// `-primary-file` each: a process costs ~0.1 s, a file ~5 ms.
+///
+/// SwiftSyntax was the other choice: the toolchain has its modules in `usr/lib/swift/host`, and a
+/// program built with `-I`/`-L` there links them, but from SwiftPM only through `unsafeFlags` and
+/// a toolchain path, and the binary would then need that toolchain's compiler-internal libraries
+/// at run time. Adding the swift-syntax package would mean a download and a long build.
+struct SwiftcParser {
+    var swiftc: URL
+    /// A batch the parser takes longer on is given up (and its files tried one by one).
+    var timeout: Double = 60
+    /// Source bytes per batch; the dump is ~12× that.
+    var batchBytes = 2 << 20
+
+    static let notMainFileErrors = ["expressions are not allowed at the top level", "statements are not allowed at the top level", "hashbang line is allowed only in the main file"]
+
+    struct Parse {
+        var root: SwiftASTNode?
+        /// `(line, column, message)` of each error swiftc reported.
+        var errors: [(line: Int, column: Int, message: String)] = []
+        /// Why there is no AST, when there is none.
+        var failure: String?
+    }
+
+    /// `swiftc` on `PATH`, or nil.
+    static func findSwiftc(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Parses each source (a file's text, `#if` already decided); one `Parse` per source, in order.
+    func parse(_ sources: [[UInt8]]) -> [Parse] {
+        var results: [Parse] = []
+        var batch: [[UInt8]] = []
+        for source in sources {
+            if !batch.isEmpty, batch.reduce(0, { $0 + $1.count }) + source.count > batchBytes {
+                results += parseBatch(batch)
+                batch = []
+            }
+            batch.append(source)
+        }
+        if !batch.isEmpty { results += parseBatch(batch) }
+        return results
+    }
+
+    private func parseBatch(_ sources: [[UInt8]]) -> [Parse] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-swiftparse-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = sources.indices.map { folder.appendingPathComponent("\($0).swift") }
+        let output = folder.appendingPathComponent("ast.json"), diagnostics = folder.appendingPathComponent("diagnostics.txt")
+        let failed = { (why: String) in sources.map { _ in Parse(failure: why) } }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (source, input) in zip(sources, inputs) { try Data(source).write(to: input) }
+            try Data().write(to: output)
+            try Data().write(to: diagnostics)
+        } catch {
+            return failed("could not write a copy for swiftc in \(folder.path): \(error.localizedDescription)")
+        }
+        guard let out = FileHandle(forWritingAtPath: output.path), let err = FileHandle(forWritingAtPath: diagnostics.path) else {
+            return failed("could not open swiftc's output files in \(folder.path)")
+        }
+        let process = Process()
+        process.executableURL = swiftc
+        process.arguments = ["-frontend", "-dump-parse", "-dump-ast-format", "json", "-diagnostic-style", "llvm"] + inputs.flatMap { ["-primary-file", $0.path] }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        do { try process.run() } catch { return failed("could not run \(swiftc.path): \(error.localizedDescription)") }
+        let started = Date(), outputLimit = max(64 << 20, 40 * sources.reduce(0) { $0 + $1.count })
+        var stopped: String?
+        while process.isRunning {
+            if Date().timeIntervalSince(started) > timeout { stopped = "swiftc took over \(Int(timeout)) s" }
+            let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+            if size > outputLimit { stopped = "swiftc's AST is over \(outputLimit >> 20) MB" }
+            if stopped != nil { process.terminate(); break }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        try? out.close()
+        try? err.close()
+        if stopped != nil || process.terminationReason == .uncaughtSignal {
+            // One file may be the cause: each on its own, so the others are still read.
+            if sources.count > 1 { return sources.flatMap { parseBatch([$0]) } }
+            return failed((stopped ?? "swiftc crashed (signal \(process.terminationStatus))") + "; the file is not read")
+        }
+        var results = sources.map { _ in Parse() }
+        let index = Dictionary(uniqueKeysWithValues: inputs.enumerated().map { ($1.path, $0) })
+        let messages = String(decoding: FileManager.default.contents(atPath: diagnostics.path) ?? Data(), as: UTF8.self)
+        for line in messages.split(separator: "\n") {
+            // FILE:LINE:COL: error: message
+            let fields = line.split(separator: ":", maxSplits: 4)
+            guard fields.count == 5, let k = index[String(fields[0])], let l = Int(fields[1]), let c = Int(fields[2]),
+                  fields[3].trimmingCharacters(in: .whitespaces) == "error" else { continue }
+            let message = fields[4].trimmingCharacters(in: .whitespaces)
+            // Said of a main.swift or a script parsed beside other files; its code is still in the AST.
+            if Self.notMainFileErrors.contains(where: message.hasPrefix) { continue }
+            results[k].errors.append((l, c, message))
+        }
+        for file in SwiftASTJSON.parse([UInt8](FileManager.default.contents(atPath: output.path) ?? Data())) {
+            guard let k = index[file.file] else { continue }
+            results[k].root = file.node
+            results[k].failure = file.failure.map { "swiftc's AST could not be read: \($0)" }
+        }
+        for k in results.indices where results[k].root == nil && results[k].failure == nil {
+            results[k].failure = "swiftc printed no AST for it (exit status \(process.terminationStatus))"
+        }
+        return results
+    }
+}
