@@ -5,6 +5,7 @@ import PushPreview
 let usage = """
 usage: pushpreview COMMAND [options]
 
+  init PATH                make a project folder for an Xcode app (repository, .xcodeproj or .xcworkspace)
   render PAYLOAD...        render each payload file (.apns or .json)
   thumbnail IMAGE          decode + thumbnail one image to PNG
   devices                  list device profiles
@@ -19,6 +20,7 @@ exit status: 0 all rendered; 1 some inputs failed (the rest still rendered); 2 u
 let args = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 switch args.first {
+case "init": status = InitCommand.run(Array(args.dropFirst()))
 case "render": status = RenderCommand.run(Array(args.dropFirst()))
 case "thumbnail": status = ThumbnailCommand.run(Array(args.dropFirst()))
 case "devices": status = DevicesCommand.run(Array(args.dropFirst()))

@@ -140,7 +140,7 @@ struct CodeImportTests {
     @Test func outletBindings() {
         #expect(Self.imported.outletBindings == [
             "titleLabel": "title", "bodyLabel": "body", "senderLabel": "userInfo.sender_name", "gateLabel": "userInfo.trip.gate",
-            "photoView": "attachment.src", "routeLabel": "subtitle", "detailLabel": "userInfo.detail",
+            "photoView": "attachment.url", "routeLabel": "subtitle", "detailLabel": "userInfo.detail",
         ])
     }
 

@@ -11,7 +11,7 @@ public struct CodeImport: Sendable {
     /// Sorted, unique; a nested read is `"a.b"` (`(userInfo["a"] as? [String: Any])?["b"]`), and
     /// a key read only to reach deeper ones is not listed on its own.
     public var userInfoKeys: [String] = []
-    /// Outlet → Mustache path: `"body"`, `"title"`, `"subtitle"`, `"userInfo.x"`, `"attachment.src"`.
+    /// Outlet → Mustache path: `"body"`, `"title"`, `"subtitle"`, `"userInfo.x"`, `"attachment.url"`.
     public var outletBindings: [String: String] = [:]
     /// `"RELATIVE/FILE.swift:LINE:COL: message"` (no position where the whole file is concerned).
     public var problems: [String] = []

@@ -31,7 +31,7 @@ struct ContentReads {
 
     /// `self.label.text = notification.request.content.body` → `label: body`;
     /// `label.text = content.userInfo["x"] as? String` → `label: userInfo.x`; an image view's
-    /// `image` set from anything made from `content.attachments` → `attachment.src`. An outlet set
+    /// `image` set from anything made from `content.attachments` → `attachment.url`. An outlet set
     /// from two fields keeps the first, and that is a problem.
     func outletBindings(_ assignments: [SourceFacts.Assignment]) -> ([String: String], [String]) {
         var bindings: [String: String] = [:], problems: [String] = []
@@ -39,7 +39,7 @@ struct ContentReads {
             guard case .member(let owner, let property) = a.target, Self.outletProperties.contains(property), let outlet = outletName(owner) else { continue }
             let path: String?
             if property == "image" {
-                path = mentionsAttachment(a.value) ? "attachment.src" : nil
+                path = mentionsAttachment(a.value) ? "attachment.url" : nil
             } else if let field = contentField(a.value) {
                 path = field
             } else {
