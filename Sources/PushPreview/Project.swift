@@ -106,7 +106,7 @@ public struct Project: Sendable {
         }
         warnings += problems
         let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
-            .map { app.project.folder.appendingPathComponent($0) }
+            .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
         let strings = stringsFolders.dropFirst().flatMap { folder -> [URL] in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             return names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }

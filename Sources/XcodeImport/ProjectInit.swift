@@ -37,7 +37,7 @@ public struct ProjectInit {
         let fonts = app.fonts(problems: &problems)
         if !fonts.isEmpty { found.append("fonts: " + fonts.map(relative).joined(separator: ", ")) }
         let locales = Self.locales(project)
-        found.append("locales: " + locales.joined(separator: ", ") + " (development: \(project.developmentRegion ?? "en"))")
+        found.append("locales: " + locales.joined(separator: ", ") + " (the first is the development region)")
         let strings = app.stringsFolders(problems: &problems)
         if !strings.isEmpty { found.append("strings: " + strings.map(relative).joined(separator: ", ")) }
 
@@ -101,7 +101,7 @@ public struct ProjectInit {
         return """
         {{! \(ext.target.name) draws its view in code (\(sources.joined(separator: ", "))).
             A starter: make it look like that view, with Mustache over the notification —
-            {{title}}, {{subtitle}}, {{body}}, {{userInfo.KEY}}, {{attachment.url}}. }}
+            title, subtitle, body, userInfo.KEY, attachment.url (each in double braces). }}
         <style>
           .starter { padding: 16px; display: flex; flex-direction: column; gap: 6px; }
           .starter-title { font: var(--font-headline); margin: 0; }
@@ -136,11 +136,14 @@ public struct ProjectInit {
         return JSONValue.object([("aps", .object(aps))] + custom).pretty
     }
 
-    /// The project's regions, the development one first, Base left out.
+    /// The project's regions as locale names (`pt_BR` is `pt-BR`, the old `English` is `en`),
+    /// the development one first, Base left out, each once.
     static func locales(_ project: XcodeProject) -> [String] {
-        let development = project.developmentRegion ?? "en"
-        let rest = project.knownRegions.filter { $0 != "Base" && $0 != development }.sorted()
-        return [development] + rest
+        let legacy = ["english": "en", "french": "fr", "german": "de", "japanese": "ja", "spanish": "es", "italian": "it", "dutch": "nl"]
+        func name(_ region: String) -> String { legacy[region.lowercased()] ?? region.replacingOccurrences(of: "_", with: "-") }
+        let development = name(project.developmentRegion ?? "en")
+        var seen: Set<String> = [development, "Base"]
+        return [development] + project.knownRegions.map(name).sorted().filter { seen.insert($0).inserted }
     }
 
     static func isFileName(_ s: String) -> Bool { !s.isEmpty && !s.contains("/") && !s.hasPrefix(".") && !s.contains("\0") }

@@ -64,7 +64,7 @@ public struct XcodeApp {
             let plist = XcodeDiscovery.infoPlist(of: target, in: project, problems: &problems)
             guard let point = (plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String,
                   [Extension.content, Extension.service].contains(point) else { return nil }
-            let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.folder.appendingPathComponent($0) }
+            let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.folder.appendingPathComponent($0).standardizedFileURL }
             return Extension(target: target, point: point, infoPlistFile: file, infoPlist: plist)
         }
     }

@@ -93,7 +93,7 @@ public enum XcodeDiscovery {
         if let generated = target.generatedInfoPlist {
             plist = foundationValue(generated) as? [String: Any] ?? [:]
         } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
-            let file = project.folder.appendingPathComponent(path)
+            let file = project.folder.appendingPathComponent(path).standardizedFileURL
             if let data = FileManager.default.contents(atPath: file.path) {
                 do {
                     if let read = try PropertyList.read([UInt8](data), file: file.path) as? [String: Any] { plist = read }

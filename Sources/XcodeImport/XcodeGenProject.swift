@@ -86,6 +86,8 @@ extension XcodeProject {
             files.problems.append("\(node["platform"]!.location): target \(name) is for several platforms, which XcodeGen makes one target each; read once, for \(platform)")
         }
         var target = Target(id: name, name: name, productType: type.isEmpty ? "" : "com.apple.product-type." + type)
+        // XcodeGen's `options.defaultConfig`, else (as XcodeGen) the first configuration by name.
+        target.defaultConfiguration = spec.root["options"]?["defaultConfig"]?.string
         let sources = node["sources"].map { $0.sequence ?? ($0.isNull ? [] : [$0]) } ?? []
         let defaultType = spec.root["options"]?["defaultSourceDirectoryType"]?.string
         for source in sources { files.add(source, spec: spec, target: name, defaultType: defaultType) }

@@ -43,9 +43,12 @@ public struct XcodeProject: Sendable {
         public var isApplication: Bool { productType == "com.apple.product-type.application" }
         public var isAppExtension: Bool { productType.hasPrefix("com.apple.product-type.app-extension") }
 
-        /// The configuration named `name`, else the first (Xcode's default is the list's own choice).
+        /// The one `xcodebuild` builds when none is named (the list's `defaultConfigurationName`).
+        public var defaultConfiguration: String?
+
+        /// The configuration named `name`, else the default one, else the first.
         public func configuration(_ name: String? = nil) -> Configuration? {
-            configurations.first { $0.name == name } ?? configurations.first
+            configurations.first { $0.name == name } ?? configurations.first { $0.name == defaultConfiguration } ?? configurations.first
         }
     }
 
@@ -83,6 +86,7 @@ public struct XcodeProject: Sendable {
             guard let t = graph.object(targetID, isa: nil, from: "the project's targets") else { continue }
             let targetName = t["name"] as? String ?? targetID
             var target = Target(id: targetID, name: targetName, productType: t["productType"] as? String ?? "")
+            target.defaultConfiguration = ((t["buildConfigurationList"] as? String).flatMap { objects[$0] as? [String: Any] })?["defaultConfigurationName"] as? String
             let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
             for (configName, settings) in own {
                 let base = projectSettings.first { $0.0 == configName }?.1 ?? [:]
@@ -116,6 +120,21 @@ public struct XcodeProject: Sendable {
                 target.sources += files.sources.map { folder + "/" + $0 }
                 target.resources += files.resources.map { folder + "/" + $0 }
             }
+            // An exception for a target the folder is not synchronized with works the other way:
+            // the files it lists are that target's (a storyboard of a shared folder, say).
+            let synchronized = Set(t["fileSystemSynchronizedGroups"] as? [String] ?? [])
+            for (groupID, value) in objects.sorted(by: { $0.key < $1.key }) where !synchronized.contains(groupID) {
+                guard let group = value as? [String: Any], group["isa"] as? String == "PBXFileSystemSynchronizedRootGroup",
+                      let folder = paths[groupID]?.first else { continue }
+                let listed = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
+                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                guard !listed.isEmpty else { continue }
+                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: []) { path, isFolder in
+                    (!isFolder || SynchronizedFolder.isPackage(path)) && !SynchronizedFolder.matches(path, listed)
+                }
+                target.sources += files.sources.map { folder + "/" + $0 }
+                target.resources += files.resources.map { folder + "/" + $0 }
+            }
             targets.append(target)
         }
         problems = graph.problems
@@ -131,16 +150,25 @@ enum SynchronizedFolder {
     static let sourceExtensions: Set<String> = ["swift", "m", "mm", "c", "cc", "cpp"]
     static let packageExtensions: Set<String> = ["xcassets", "bundle", "xcdatamodeld", "scnassets", "docc", "icon", "framework", "rcproject"]
 
+    /// Whether `list` (membership exceptions) names `path`: as it is, or as `/Localized/DIR/NAME`
+    /// for `DIR/LANG.lproj/NAME`.
+    static func matches(_ path: String, _ list: Set<String>) -> Bool {
+        if list.contains(path) { return true }
+        let parts = path.split(separator: "/")
+        guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") else { return false }
+        return list.contains("/Localized/" + (parts.dropLast(2) + [parts.last!]).joined(separator: "/"))
+    }
+
+    static func isPackage(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last ?? ""
+        return name.split(separator: ".").count > 1 && packageExtensions.contains(String(name.split(separator: ".").last!))
+    }
+
     static func files(_ root: URL, excluding: Set<String>,
                       alsoExcluding: (String, Bool) -> Bool = { _, _ in false }) -> (sources: [String], resources: [String]) {
         var sources: [String] = [], resources: [String] = []
         let fm = FileManager.default
-        func isExcluded(_ path: String) -> Bool {
-            if excluding.contains(path) { return true }
-            let parts = path.split(separator: "/")
-            guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") else { return false }
-            return excluding.contains("/Localized/" + (parts.dropLast(2) + [parts.last!]).joined(separator: "/"))
-        }
+        func isExcluded(_ path: String) -> Bool { matches(path, excluding) }
         func walk(_ relative: String, depth: Int) {
             guard depth < 16, let names = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(relative).path) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
