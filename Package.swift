@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "XcodeImport", dependencies: ["Payload", "Templating", "CXML2", "CYAML", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
-        .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging"]),
+        .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 

@@ -7,6 +7,7 @@ import ServiceStage
 import Styling
 import Templating
 import Typography
+import XcodeImport
 
 /// What each fuzz target does with one input, shared by the libFuzzer executables in Fuzz/ and by
 /// the regression test that replays every crasher kept in Tests/Fixtures/fuzz/TARGET/. Each may
@@ -15,7 +16,34 @@ public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "json": json, "payload": payload, "plist": plist, "strings": strings, "mustache": mustache,
         "css": css, "html": html, "layout": layout, "image": image, "media": media,
+        "yaml": yaml, "storyboard": storyboard, "objc": objc,
     ]
+
+    /// The importers read files: each input is written to this process's own scratch file.
+    static func scratch(_ bytes: [UInt8], _ name: String) -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-fuzz-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent(name)
+        try? Data(bytes).write(to: file)
+        return file
+    }
+
+    /// Any bytes as an XcodeGen spec (project.yml), read as a project.
+    public static func yaml(_ bytes: [UInt8]) {
+        _ = try? YAMLReader.parse(bytes, file: "project.yml")
+        _ = try? XcodeProject(xcodeGenSpec: scratch(bytes, "project.yml"))
+    }
+
+    /// Any bytes as a content extension's storyboard, converted to a template.
+    public static func storyboard(_ bytes: [UInt8]) {
+        _ = try? StoryboardTemplate.convert(scratch(bytes, "MainInterface.storyboard"), bindings: ["label": "title", "image": "attachment.url"], colors: [:])
+    }
+
+    /// Any bytes as Objective-C registering notification categories.
+    public static func objc(_ bytes: [UInt8]) {
+        let file = scratch(bytes, "Categories.m")
+        _ = CodeImport.read([file], root: file.deletingLastPathComponent()).categoriesJSON()
+    }
 
     /// Any bytes as a JSON file.
     public static func json(_ bytes: [UInt8]) {

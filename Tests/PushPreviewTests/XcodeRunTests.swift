@@ -120,6 +120,34 @@ struct XcodeRunTests {
         }
     }
 
+    /// `pushpreview init` then `gallery`, as a new user runs them: no file written by hand, every
+    /// mock-up drawn, the storyboard's template with the amber wind label, the actions from the
+    /// Swift code in the locale's words; init run again writes nothing.
+    @Test func initThenGallery() throws {
+        let repo = try Repo()
+        try FileManager.default.removeItem(at: repo.project)
+        let first = try runProcess(pushpreviewBinary, ["init", repo.root.path])
+        #expect(first.status == 0 && first.stdout.contains("6 written, 0 unchanged, 0 kept"), "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("category STORM_WARNING: ACKNOWLEDGE, REPLY, MUTE_FOR_DAY (App/NotificationCategories.swift:28)"))
+        #expect(first.stderr.contains("not read: App/AppDelegate.swift:9:"), "what could not be followed is said with its place")
+        let again = try runProcess(pushpreviewBinary, ["init", repo.root.path])
+        #expect(again.stdout.contains("0 written, 6 unchanged, 0 kept"))
+        let out = repo.root.appendingPathComponent("gallery")
+        let g = try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--device", "iphone-15"])
+        #expect(g.status == 0 && g.stderr.contains("3 payloads") && g.stderr.contains(" 0 failed, 0 with warnings"), "\(g.stderr)")
+        let report = try JSONDecoder().decode(GalleryReport.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let storm = try #require(report.inputs.first { $0.payload.hasSuffix("STORM_WARNING.apns") }?.mockups.first { $0.view == "expanded" && $0.locale == "nl" && $0.appearance == "light" })
+        #expect(storm.actions?.map(\.title) == ["Bevestigen", "Antwoorden", "Mute for a day"])
+        let png = try PNGCodec.decode(sha(out.appendingPathComponent(try #require(storm.outputs.first { $0.hasSuffix(".png") }))))
+        var amber = 0, navy = 0
+        for i in stride(from: 0, to: png.pixels.count, by: 4) {
+            let (r, g, b) = (Int(png.pixels[i]), Int(png.pixels[i + 1]), Int(png.pixels[i + 2]))
+            if abs(r - 255) < 16 && abs(g - 184) < 16 && abs(b - 46) < 16 { amber += 1 }
+            if abs(r - 14) < 6 && abs(g - 40) < 6 && abs(b - 78) < 6 { navy += 1 }
+        }
+        #expect(amber > 500 && navy > 50_000, "the storyboard's navy view and its amber label: \(navy), \(amber)")
+    }
+
     /// A bad "xcode" setting is an error naming the file and key; a missing project names the path.
     @Test func badXcodeSettings() throws {
         let repo = try Repo()
