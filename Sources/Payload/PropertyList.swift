@@ -157,22 +157,10 @@ private struct XMLReader {
     func fail(_ line: Int, _ message: String) -> PropertyList.ParseError { .init(file: file, position: "line \(line)", message: message) }
 
     static func read(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> Any {
-        // Entities are the one XML feature a plist never needs and an attacker always wants.
-        if String(decoding: bytes, as: UTF8.self).contains("<!ENTITY") {
-            throw PropertyList.ParseError(file: file, position: "line 1", message: "entity declarations are not allowed in a property list")
-        }
-        guard let ctxt = xmlNewParserCtxt() else { throw PropertyList.ParseError(file: file, position: "line 0", message: "out of memory") }
-        defer { xmlFreeParserCtxt(ctxt) }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let doc = bytes.withUnsafeBufferPointer { raw in
-            raw.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: raw.count) { xmlCtxtReadMemory(ctxt, $0, Int32(clamping: raw.count), file, nil, options) }
-            }
-        }
-        guard let doc else {
-            let last = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt))
-            let message = last?.pointee.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "empty or not XML"
-            throw PropertyList.ParseError(file: file, position: "line \(last.map { Int($0.pointee.line) } ?? 1)", message: "not well-formed XML: \(message)")
+        let doc: UnsafeMutablePointer<xmlDoc>
+        switch UntrustedXML.parse(bytes, file: file) {
+        case .success(let d): doc = d
+        case .failure(let f): throw PropertyList.ParseError(file: file, position: "line \(f.line)", message: f.message)
         }
         defer { xmlFreeDoc(doc) }
         guard let root = xmlDocGetRootElement(doc), name(root) == "plist" else {

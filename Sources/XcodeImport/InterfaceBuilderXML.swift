@@ -1,6 +1,7 @@
 import Checked
 import CXML2
 import Foundation
+import Payload
 
 /// One element of an Interface Builder document (a storyboard or a XIB), copied out of libxml2
 /// into plain values: its name, attributes, the line it starts on and its child elements.
@@ -49,25 +50,10 @@ enum InterfaceBuilderXML {
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw fail(0, "could not be read") }
         let bytes = [UInt8](data)
-        if let at = find(Array("<!ENTITY".utf8), in: bytes) {
-            throw fail(lineNumber(at, in: bytes), "entity declarations are not allowed in an Interface Builder file; not converted")
-        }
-        guard let ctxt = xmlNewParserCtxt() else { throw fail(0, "out of memory") }
-        defer { xmlFreeParserCtxt(ctxt) }
-        // No XML_PARSE_NOENT (entities stay unexpanded), no DTD loading, no XML_PARSE_HUGE (libxml2
-        // keeps its own limits: 256 levels of nesting, 10 MB per text node).
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let doc = bytes.withUnsafeBufferPointer { raw in
-            raw.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: raw.count) { xmlCtxtReadMemory(ctxt, $0, Int32(clamping: raw.count), path, nil, options) }
-            }
-        }
-        guard let doc else {
-            let last = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt))
-            let message = last?.pointee.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "empty or not XML"
-            let line = last.map { Int($0.pointee.line) } ?? 1
-            let hint = line >= lineNumber(bytes.count, in: bytes) ? " (the file ends early: cut short?)" : ""
-            throw fail(line, "not well-formed XML: \(message)\(hint); not converted")
+        let doc: UnsafeMutablePointer<xmlDoc>
+        switch UntrustedXML.parse(bytes, file: path) {
+        case .success(let d): doc = d
+        case .failure(let f): throw fail(f.line, f.message + (f.message.hasPrefix("entity") ? " in an Interface Builder file" : "") + "; not converted")
         }
         defer { xmlFreeDoc(doc) }
         guard let root = xmlDocGetRootElement(doc) else { throw fail(1, "no root element") }
@@ -107,18 +93,6 @@ enum InterfaceBuilderXML {
             child = c.pointee.next
         }
         return element
-    }
-
-    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) {
-            return i
-        }
-        return nil
-    }
-
-    static func lineNumber(_ offset: Int, in bytes: [UInt8]) -> Int {
-        1 + bytes.prefix(offset).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     static func megabytes(_ bytes: Int) -> String {
