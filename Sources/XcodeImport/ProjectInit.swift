@@ -103,7 +103,7 @@ public struct ProjectInit {
             A starter: make it look like that view, with Mustache over the notification —
             title, subtitle, body, userInfo.KEY, attachment.url (each in double braces). }}
         <style>
-          .starter { padding: 16px; display: flex; flex-direction: column; gap: 6px; }
+          .starter { padding: 16px; display: flex; flex-direction: column; gap: 6px; color: var(--label); }
           .starter-title { font: var(--font-headline); margin: 0; }
           .starter-body { font: var(--font-body); margin: 0; }
           .starter-image { display: block; width: 100%; border-radius: 8px; }
