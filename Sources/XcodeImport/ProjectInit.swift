@@ -53,8 +53,10 @@ public struct ProjectInit {
         if !code.categories.isEmpty { files.append(("categories.json", code.categoriesJSON())) }
 
         // A template per category a content extension claims; a payload per category.
+        // Each catalog once: a catalog the app and its extensions share is not two sets of colours.
+        var catalogs = Set<String>()
         let colors = AssetColors.read(catalogs: ([app.app].compactMap { $0 } + app.extensions.map(\.target)).flatMap(\.resources)
-            .filter { $0.hasSuffix(".xcassets") }.compactMap { app.file($0, problems: &problems) }, problems: &problems)
+            .filter { $0.hasSuffix(".xcassets") && catalogs.insert($0).inserted }.compactMap { app.file($0, problems: &problems) }, problems: &problems)
         var claimed: [String] = []
         for ext in app.extensions where ext.isContent {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]

@@ -36,6 +36,8 @@ struct ProjectInitTests {
         #expect(plan.found.contains { $0.hasPrefix("target LighthouseContent: app-extension (com.apple.usernotifications.content-extension)") })
         #expect(plan.found.contains { $0.hasPrefix("app icon: light App/Assets.xcassets/AppIcon.appiconset/AppIcon.png, dark ") })
         #expect(plan.found.contains { $0.hasPrefix("category STORM_WARNING: ACKNOWLEDGE, REPLY, MUTE_FOR_DAY") }, "\(plan.found)")
+        // The catalog the app and the content extension share is read once (WordPress shares one).
+        #expect(!plan.problems.contains { $0.contains("a second colour") }, "\(plan.problems)")
     }
 
     @Test func rerunsAreSafe() throws {
