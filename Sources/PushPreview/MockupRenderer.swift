@@ -140,9 +140,11 @@ public final class MockupRenderer {
             for appearance in options.appearances {
                 // A payload that shows nothing localized (no loc-keys, no localized action or app
                 // name) reads the same in every locale: drawn once, with no locale.
+                // A category the service stage may change could be any with localized actions.
+                let categories = project.service.mayChange("category") ? project.content.categories : project.content.category(payload.category).map { [$0] } ?? []
                 let localized = (payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false)
-                    || project.localizesDisplayName
-                    || (project.content.category(payload.category)?.actions.contains { $0.titleKey != nil || $0.textInput?.buttonTitleKey != nil || $0.textInput?.placeholderKey != nil } ?? false)
+                    || project.localizesDisplayName || project.service.readsAppStrings
+                    || categories.contains { $0.actions.contains { $0.titleKey != nil || $0.textInput?.buttonTitleKey != nil || $0.textInput?.placeholderKey != nil } }
                 for locale in options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some) {
                     let language = locale ?? "en", idiom = device.isPad ? "ipad" : "iphone", key = "\(language)|\(idiom)"
                     if notifications[key] == nil {

@@ -79,6 +79,9 @@ public struct Project: Sendable {
             }
         }
         do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(message: error.message) }
+        if service.mayChange("thread-id") {
+            warnings.append("\(settings.path): set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
+        }
         if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil) }
         content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
     }

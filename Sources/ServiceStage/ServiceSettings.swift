@@ -94,6 +94,20 @@ public struct ServiceSettings: Sendable {
 
     public init() {}
 
+    /// Whether a rule or the `set` step may change `field` (by either of its names): what a
+    /// payload says of it is then not the last word.
+    public func mayChange(_ field: String) -> Bool {
+        let name = ContentField.names[field] ?? field
+        return (set + enrich.flatMap(\.set)).contains { (ContentField.names[$0.field] ?? $0.field) == name }
+    }
+
+    /// Whether a template uses the app's strings (`prefix:` and `suffix:` filters), so that its
+    /// text depends on the locale.
+    public var readsAppStrings: Bool {
+        let templates = (set + enrich.flatMap(\.set)).map(\.template) + Array(communication.values)
+        return templates.contains { $0.contains("{{#prefix:") || $0.contains("{{#suffix:") }
+    }
+
     /// `path` (relative to the project, or absolute) as a file inside one of the media roots,
     /// symlinks resolved first; nil when it lies outside them.
     public func mediaFile(_ path: String, in projectFolder: URL) -> URL? {

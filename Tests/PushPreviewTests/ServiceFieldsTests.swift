@@ -48,6 +48,28 @@ struct ServiceFieldsTests {
         #expect(r.service.steps.contains { $0.step == "set" && $0.message.contains("category = \"photo-detail\"") })
     }
 
+    /// A category `set` may change to one with localized actions is drawn in every locale, though
+    /// the payload's own category has none; a changed thread-id is said to leave stacks as they are.
+    @Test func aChangedCategoryIsDrawnPerLocale() throws {
+        let (_, folder) = try Self.project(["message", "photo-detail"],
+            settings: #"{"locales": ["en", "nl"], "set": {"category": "{{userInfo.kind}}-detail", "thread-id": "room-{{userInfo.room}}"}}"#,
+            categoriesJSON: #"{"categories": [{"identifier": "message"}, {"identifier": "photo-detail", "actions": [{"identifier": "save", "title": {"key": "save.photo", "default": "Save photo"}}]}]}"#,
+            payload: #"{"aps": {"alert": {"title": "Marta", "body": "Look"}, "category": "message", "mutable-content": 1}, "kind": "photo", "room": "7"}"#)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("nl.lproj"), withIntermediateDirectories: true)
+        try Data("\"save.photo\" = \"Foto bewaren\";\n".utf8).write(to: folder.appendingPathComponent("nl.lproj/Localizable.strings"))
+        let project = try Project(folder: folder)
+        #expect(project.issues.contains { $0.description.contains("changes thread-id") }, "\(project.issues)")
+        var options = RenderOptions()
+        options.outputFolder = folder.appendingPathComponent("Output")
+        options.devices = ["iphone-15"]
+        options.appearances = [.light]
+        options.locales = project.locales
+        let results = try makeRenderer().render(payloadFile: folder.appendingPathComponent("payloads/p.apns"), project: project, options: options)
+        let expanded = results.filter { $0.view == "expanded" }
+        #expect(expanded.map { $0.locale ?? "-" } == ["en", "nl"])
+        #expect(expanded.map { $0.actions?.first?.title ?? "" } == ["Save photo", "Foto bewaren"])
+    }
+
     @Test func actionsFromThePayload() throws {
         let (project, folder) = try Self.project(["dynamic"],
             settings: #"{"categories": {"dynamic": {"actionsFrom": "data.actions", "actionFields": {"identifier": "id", "title": "label"}}}}"#,
