@@ -55,6 +55,10 @@ struct WebPushDecryptTests {
         let note = try run(["p": try message(#"{"heading": "Tide", "message": "High water 14:02", "title": "kept"}"#)], settings: settings)
         #expect(note.title == "Tide" && note.body == "High water 14:02", "\(note.trace.steps)")
         #expect(note.userInfo.contains { $0.key == "title" && $0.value == .string("kept") })
+        // A key path reaches a nested alert.
+        settings.alertKeys = ["title": "notification.title", "body": "notification.lines.0"]
+        let nested = try run(["p": try message(#"{"notification": {"title": "Tide", "lines": ["High water 14:02"]}}"#)], settings: settings)
+        #expect(nested.title == "Tide" && nested.body == "High water 14:02", "\(nested.trace.steps)")
     }
 
     @Test func anAesgcmMessageInZ85() throws {

@@ -75,8 +75,9 @@ struct DecryptStep {
         do { return try encoding.decode(text, key: key, length: length) } catch { throw DecryptFailure(step, error.message) }
     }
 
-    /// The plaintext contract: a JSON object; each alert field takes its key's string, and every
-    /// other key becomes a custom key in place of the encrypted one.
+    /// The plaintext contract: a JSON object; each alert field takes the string at its key (or
+    /// the key path `alertKeys` gives), and every other top-level key becomes a custom key in
+    /// place of the encrypted one.
     private func apply(_ plaintext: [UInt8], to content: UNMutableNotificationContent) throws(DecryptFailure) {
         let json: JSONValue
         do { json = try JSONParser.parse(plaintext, file: "decrypted \(settings.payloadKey)") } catch {
@@ -85,8 +86,9 @@ struct DecryptStep {
         guard case .object(let members) = json else { throw DecryptFailure("plaintext", "the plaintext is \(json.typeName), expected an object") }
         var used: Set<String> = []
         for field in ServiceSettings.Decrypt.alertFields {
+            // A key path, so a plaintext that nests its alert (`notification.title`) maps too.
             let key = settings.alertKeys[field] ?? field
-            guard case .string(let text)? = json[key] else { continue }
+            guard case .string(let text)? = KeyPath(key).lookup(in: json).value as? JSONValue else { continue }
             switch field {
             case "title": content.title = text
             case "subtitle": content.subtitle = text
