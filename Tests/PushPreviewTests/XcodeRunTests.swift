@@ -148,6 +148,23 @@ struct XcodeRunTests {
         #expect(amber > 500 && navy > 50_000, "the storyboard's navy view and its amber label: \(navy), \(amber)")
     }
 
+    /// `"fonts"` in pushpreview.json: a file in the project is loaded for every page; one outside
+    /// it is a project warning and not read.
+    @Test func fontsSetting() throws {
+        let repo = try Repo(font: false)
+        try FileManager.default.createDirectory(at: repo.project.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", toPath: repo.project.appendingPathComponent("media/Serif.ttf").path)
+        try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'Noto Serif'">{{title}}</div>"#)
+        for (fonts, loaded) in [(#"["media/Serif.ttf"]"#, true), (#"["../../etc/Serif.ttf"]"#, false)] {
+            try repo.write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj", "fonts": \#(fonts)}"#)
+            let project = try Project(folder: repo.project)
+            #expect(project.fonts.map(\.lastPathComponent) == (loaded ? ["Serif.ttf", "LighthouseSerif.ttf"] : ["LighthouseSerif.ttf"]), "the setting's, then the app's (absent here)")
+            if !loaded { #expect(project.issues.contains { $0.description.contains("fonts: ../../etc/Serif.ttf lies outside the project") }) }
+            let expanded = try #require(try repo.render().first { $0.view == "expanded" && $0.appearance == "light" })
+            #expect(expanded.warnings.contains { $0.contains("no loaded font provides it") } == !loaded, "\(expanded.warnings)")
+        }
+    }
+
     /// A bad "xcode" setting is an error naming the file and key; a missing project names the path.
     @Test func badXcodeSettings() throws {
         let repo = try Repo()
