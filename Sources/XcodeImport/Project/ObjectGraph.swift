@@ -1,0 +1,76 @@
+import Foundation
+
+/// The objects of a pbxproj by id, read with a note of what went wrong.
+struct ObjectGraph {
+    let objects: [String: Any]
+    let file: String
+    var problems: [String] = []
+
+    mutating func object(_ id: String, isa: String?, from: String) -> [String: Any]? {
+        guard let o = objects[id] as? [String: Any] else {
+            problems.append("\(file): object \(id) (from \(from)) is missing or not a dictionary; skipped")
+            return nil
+        }
+        if let isa, o["isa"] as? String != isa {
+            problems.append("\(file): object \(id) (from \(from)) is a \(o["isa"] as? String ?? "thing with no isa"), not a \(isa); skipped")
+            return nil
+        }
+        return o
+    }
+
+    /// Each configuration's own settings (name, settings), strings and lists joined by spaces.
+    mutating func configurations(_ listID: Any?, owner: String) -> [(String, [String: String])] {
+        guard let listID = listID as? String, let list = object(listID, isa: "XCConfigurationList", from: "\(owner)'s buildConfigurationList") else { return [] }
+        return (list["buildConfigurations"] as? [String] ?? []).compactMap { id in
+            guard let c = object(id, isa: "XCBuildConfiguration", from: "\(owner)'s configurations") else { return nil }
+            var settings: [String: String] = [:]
+            for (key, value) in c["buildSettings"] as? [String: Any] ?? [:] {
+                if let s = value as? String { settings[key] = s } else if let items = value as? [Any] { settings[key] = items.compactMap { $0 as? String }.joined(separator: " ") }
+            }
+            return (c["name"] as? String ?? id, settings)
+        }
+    }
+
+    /// The path of every file reference under the main group, relative to the project's folder
+    /// (a variant group: each of its localizations' paths). A group met again on its own path is
+    /// a reference cycle: said, and not followed.
+    mutating func filePaths(mainGroup: String?) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        guard let mainGroup else { problems.append("\(file): the project has no mainGroup; its files are not read"); return out }
+        func join(_ base: String, _ path: String?) -> String {
+            guard let path, !path.isEmpty else { return base }
+            return base.isEmpty || base == "." ? path : base + "/" + path
+        }
+        func visit(_ id: String, base: String, trail: [String]) {
+            guard !trail.contains(id) else {
+                problems.append("\(file): group \(id) contains itself (\((trail + [id]).joined(separator: " → "))): a reference cycle, not followed")
+                return
+            }
+            guard trail.count < 64, let o = object(id, isa: nil, from: trail.last.map { "group \($0)" } ?? "mainGroup") else { return }
+            let tree = o["sourceTree"] as? String ?? "<group>"
+            // Paths Xcode resolves against the project's folder or the group; the SDK's and the
+            // build products' are not the app's files.
+            let here: String
+            switch tree {
+            case "<group>": here = join(base, o["path"] as? String)
+            case "SOURCE_ROOT": here = join(".", o["path"] as? String)
+            case "<absolute>": here = o["path"] as? String ?? ""
+            default: return
+            }
+            switch o["isa"] as? String {
+            case "PBXGroup":
+                for child in o["children"] as? [String] ?? [] { visit(child, base: here, trail: trail + [id]) }
+            case "PBXVariantGroup":
+                for child in o["children"] as? [String] ?? [] {
+                    guard let c = object(child, isa: "PBXFileReference", from: "variant group \(id)") else { continue }
+                    out[id, default: []].append(join(base, c["path"] as? String))
+                }
+            case "PBXFileReference", "PBXFileSystemSynchronizedRootGroup":
+                out[id, default: []].append(here)
+            default: break
+            }
+        }
+        visit(mainGroup, base: "", trail: [])
+        return out
+    }
+}

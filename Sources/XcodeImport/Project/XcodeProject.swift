@@ -1,0 +1,142 @@
+import Foundation
+import Payload
+
+/// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`
+/// (or from the XcodeGen spec that makes one, `init(xcodeGenSpec:)`): its targets with their
+/// product types, build settings per configuration (the project's, then the target's, `$(VAR)`
+/// expanded), source and resource files, and the regions it knows.
+/// The object graph is resolved by id; a dangling id or a group that contains itself is an error
+/// naming the object, and the rest of the project is still read.
+public struct XcodeProject: Sendable {
+    /// The `.xcodeproj` folder (or the XcodeGen spec); file paths are relative to the folder holding it.
+    public var bundle: URL
+    public var name: String
+    public var targets: [Target] = []
+    public var knownRegions: [String] = []
+    public var developmentRegion: String?
+    /// What could not be read, each naming the file and the object.
+    public var problems: [String] = []
+    /// The files the project was read from: its project.pbxproj, or a spec, the specs it
+    /// includes and the xcconfig files it names.
+    public var definitionFiles: [URL] = []
+
+    public var folder: URL { bundle.deletingLastPathComponent() }
+
+    /// The project at `location`: an `.xcodeproj`, or an XcodeGen spec (`project.yml`).
+    public static func read(_ location: URL) throws(ReadError) -> XcodeProject {
+        ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location) : try XcodeProject(bundle: location)
+    }
+
+    public struct Target: Sendable {
+        public var id: String
+        public var name: String
+        /// `com.apple.product-type.application`, `com.apple.product-type.app-extension`, …
+        public var productType: String
+        public var configurations: [Configuration] = []
+        /// Paths relative to the project's folder, in build-phase order.
+        public var sources: [String] = []
+        public var resources: [String] = []
+        /// The Info.plist an XcodeGen spec's `info:` makes (XcodeGen writes it to INFOPLIST_FILE
+        /// when it generates the project, so the file may not be there yet): read instead of it.
+        public var generatedInfoPlist: JSONValue?
+
+        public var isApplication: Bool { productType == "com.apple.product-type.application" }
+        public var isAppExtension: Bool { productType.hasPrefix("com.apple.product-type.app-extension") }
+
+        /// The one `xcodebuild` builds when none is named (the list's `defaultConfigurationName`).
+        public var defaultConfiguration: String?
+
+        /// The configuration named `name`, else the default one, else the first.
+        public func configuration(_ name: String? = nil) -> Configuration? {
+            configurations.first { $0.name == name } ?? configurations.first { $0.name == defaultConfiguration } ?? configurations.first
+        }
+    }
+
+    public struct Configuration: Sendable {
+        public var name: String
+        /// The project's settings overlaid with the target's, every `$(VAR)` expanded.
+        public var settings: [String: String]
+        public subscript(_ key: String) -> String? { settings[key] }
+    }
+
+    public struct ReadError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `bundle/project.pbxproj`.
+    public init(bundle: URL) throws(ReadError) {
+        self.bundle = bundle.standardizedFileURL
+        name = bundle.deletingPathExtension().lastPathComponent
+        let file = self.bundle.appendingPathComponent("project.pbxproj")
+        definitionFiles = [file]
+        guard let data = FileManager.default.contents(atPath: file.path) else { throw ReadError(description: "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)") }
+        let root: Any
+        do { root = try PropertyList.read([UInt8](data), file: file.path) } catch { throw ReadError(description: error.description) }
+        guard let top = root as? [String: Any], let objects = top["objects"] as? [String: Any],
+              let rootID = top["rootObject"] as? String else {
+            throw ReadError(description: "\(file.path): not a project file (no objects and rootObject)")
+        }
+        var graph = ObjectGraph(objects: objects, file: file.path)
+        guard let project = graph.object(rootID, isa: "PBXProject", from: "rootObject") else { throw ReadError(description: graph.problems.joined(separator: "; ")) }
+        knownRegions = project["knownRegions"] as? [String] ?? []
+        developmentRegion = project["developmentRegion"] as? String
+        let paths = graph.filePaths(mainGroup: project["mainGroup"] as? String)
+        let projectSettings = graph.configurations(project["buildConfigurationList"], owner: "the project")
+        for targetID in project["targets"] as? [String] ?? [] {
+            guard let t = graph.object(targetID, isa: nil, from: "the project's targets") else { continue }
+            let targetName = t["name"] as? String ?? targetID
+            var target = Target(id: targetID, name: targetName, productType: t["productType"] as? String ?? "")
+            target.defaultConfiguration = ((t["buildConfigurationList"] as? String).flatMap { objects[$0] as? [String: Any] })?["defaultConfigurationName"] as? String
+            let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
+            for (configName, settings) in own {
+                let base = projectSettings.first { $0.0 == configName }?.1 ?? [:]
+                let merged = BuildSettings.merge(base, settings, builtIn: ["TARGET_NAME": targetName, "PROJECT_NAME": name, "CONFIGURATION": configName,
+                                                                            "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": "."])
+                target.configurations.append(Configuration(name: configName, settings: merged))
+            }
+            for phaseID in t["buildPhases"] as? [String] ?? [] {
+                guard let phase = graph.object(phaseID, isa: nil, from: "target \(targetName)'s build phases") else { continue }
+                let kind = phase["isa"] as? String
+                guard kind == "PBXSourcesBuildPhase" || kind == "PBXResourcesBuildPhase" else { continue }
+                for buildFileID in phase["files"] as? [String] ?? [] {
+                    guard let buildFile = graph.object(buildFileID, isa: "PBXBuildFile", from: "target \(targetName)'s \(kind!)"),
+                          let ref = buildFile["fileRef"] as? String else { continue }
+                    if paths[ref] == nil, objects[ref] == nil {
+                        graph.problems.append("\(file.path): build file \(buildFileID) of target \(targetName) names file \(ref), which does not exist; skipped")
+                    }
+                    // A localized file (a variant group) stands for each of its localizations.
+                    for path in paths[ref] ?? [] {
+                        if kind == "PBXSourcesBuildPhase" { target.sources.append(path) } else { target.resources.append(path) }
+                    }
+                }
+            }
+            // Xcode 16's folders kept in step with the disk: every file in them is the target's.
+            for groupID in t["fileSystemSynchronizedGroups"] as? [String] ?? [] {
+                guard let group = graph.object(groupID, isa: "PBXFileSystemSynchronizedRootGroup", from: "target \(targetName)'s synchronized folders"),
+                      let folder = paths[groupID]?.first else { continue }
+                let excluded = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
+                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: excluded)
+                target.sources += files.sources.map { folder + "/" + $0 }
+                target.resources += files.resources.map { folder + "/" + $0 }
+            }
+            // An exception for a target the folder is not synchronized with works the other way:
+            // the files it lists are that target's (a storyboard of a shared folder, say).
+            let synchronized = Set(t["fileSystemSynchronizedGroups"] as? [String] ?? [])
+            for (groupID, value) in objects.sorted(by: { $0.key < $1.key }) where !synchronized.contains(groupID) {
+                guard let group = value as? [String: Any], group["isa"] as? String == "PBXFileSystemSynchronizedRootGroup",
+                      let folder = paths[groupID]?.first else { continue }
+                let listed = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
+                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                guard !listed.isEmpty else { continue }
+                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: []) { path, isFolder in
+                    (!isFolder || SynchronizedFolder.isPackage(path)) && !SynchronizedFolder.matches(path, listed)
+                }
+                target.sources += files.sources.map { folder + "/" + $0 }
+                target.resources += files.resources.map { folder + "/" + $0 }
+            }
+            targets.append(target)
+        }
+        problems = graph.problems
+    }
+}
