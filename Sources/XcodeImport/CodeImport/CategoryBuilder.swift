@@ -39,7 +39,7 @@ struct CategoryBuilder {
     mutating func checkRegistration(_ call: CodeCall) {
         guard let argument = call.arguments.first else { return }
         guard let items = resolver.list(argument) else {
-            problem(call.site, "setNotificationCategories is given `\(argument.sketch)`, not a list of categories the importer can follow (categories made at run time, e.g. from server data, cannot be imported; add them to categories.json)")
+            problem(call.site, "setNotificationCategories is given `\(argument.sketch)`, which the importer cannot follow to its categories: those made in the code are imported from where they are made, but any made at run time (from server data, say) are not; add them to categories.json")
             return
         }
         for item in items {
