@@ -234,6 +234,31 @@ struct XcodeGenTests {
 
     /// Inside a spec that can be read: each thing that cannot be is a problem with its file and
     /// line, and the rest is still read.
+    /// Every path a spec gives stays inside the project's folder: a source of `/` (the fuzzer's
+    /// find, which walked the whole disk), `../..`, an include or an xcconfig outside are each a
+    /// problem with their line, and nothing outside is read.
+    @Test func pathsStayInTheProject() throws {
+        let file = try Self.spec([
+            "project.yml": """
+            name: Tide
+            include: [../outside.yml]
+            targets:
+              App:
+                type: application
+                sources: [/, ../.., App]
+                configFiles: {Debug: /etc/outside.xcconfig}
+            """,
+            "App/Main.swift": "",
+        ])
+        let project = try XcodeProject(xcodeGenSpec: file)
+        let app = try #require(project.targets.first)
+        #expect(app.sources == ["App/Main.swift"], "\(app.sources.prefix(5))")
+        for says in ["project.yml:2: the included spec ../outside.yml lies outside", "project.yml:6: / lies outside", "project.yml:6: ../.. lies outside",
+                     "project.yml:7: /etc/outside.xcconfig lies outside"] {
+            #expect(project.problems.contains { $0.contains(says) }, "\(says): \(project.problems)")
+        }
+    }
+
     @Test func problemsWithinSpecs() throws {
         let file = try Self.spec([
             "project.yml": """

@@ -75,6 +75,7 @@ struct XcodeGenSettings {
             problems.append("\(configFiles.location): configFiles maps configuration names to xcconfig files, not \(configFiles.kind); not read")
             return [:]
         }
+        if let why = spec.outside(pairs.first(where: { $0.key == config })?.value) { problems.append("configFiles: " + why); return [:] }
         guard let path = pairs.first(where: { $0.key == config })?.value, let file = spec.file(path) else { return [:] }
         if xcconfigs[file.path] == nil {
             let read = XCConfig(file: file, projectFolder: spec.folder, from: path.location)

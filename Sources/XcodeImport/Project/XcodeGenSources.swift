@@ -45,6 +45,7 @@ struct XcodeGenSources {
     /// One entry of `sources:`: a path, or `{path, type, excludes, includes, buildPhase, optional}`.
     mutating func add(_ entry: YAMLNode, spec: XcodeGenSpec, target: String, defaultType: String?) {
         let pathNode = entry.mapping != nil ? entry["path"] : entry
+        if let why = spec.outside(pathNode) { problems.append("target \(target)'s source: " + why); return }
         guard let pathNode, let url = spec.file(pathNode) else {
             problems.append("\(entry.location): target \(target)'s source is a path or {path: …}, not \(entry.kind); skipped")
             return

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// An XcodeGen spec (`project.yml`) with its `include:`s merged in as XcodeGen merges them —
@@ -52,6 +53,10 @@ struct XcodeGenSpec {
             let included = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
             if trail.contains(included.path) {
                 problems.append("\(include.location): \(path) includes itself (\((trail + [included.path]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " → "))); not included again")
+                continue
+            }
+            guard Confinement.file(included.path, relativeTo: folder, within: [folder]) != nil else {
+                problems.append("\(include.location): the included spec \(path) lies outside the project's folder (\(folder.path)); not read")
                 continue
             }
             // XcodeGen merges a spec included twice only once.
@@ -163,11 +168,19 @@ struct XcodeGenSpec {
         return out
     }
 
-    /// A path the spec gives, as a file: relative to the folder of the spec it was written in.
+    /// A path the spec gives, as a file: relative to the folder of the spec it was written in,
+    /// and inside the project's folder (the one confinement rule: nil for a path that leads out).
     func file(_ path: YAMLNode) -> URL? {
         guard let text = path.string else { return nil }
         let base = pathBases[path.file] ?? folder
-        return (text.hasPrefix("/") ? URL(fileURLWithPath: text) : base.appendingPathComponent(text)).standardizedFileURL
+        let url = (text.hasPrefix("/") ? URL(fileURLWithPath: text) : base.appendingPathComponent(text)).standardizedFileURL
+        return Confinement.file(url.path, relativeTo: folder, within: [folder]) == nil ? nil : url
+    }
+
+    /// Why `path` gives no file, when it is a path that leads out of the project's folder.
+    func outside(_ path: YAMLNode?) -> String? {
+        guard let path, let text = path.string, file(path) == nil else { return nil }
+        return "\(path.location): \(text) lies outside the project's folder (\(folder.path)); not read"
     }
 
     /// `url` relative to the project's folder ("" for the folder itself, `../` for a file outside it).
