@@ -37,8 +37,7 @@ public struct Project: Sendable {
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
         stringsFolders = [self.folder]
-        let lprojs = ((try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []).filter { $0.hasSuffix(".lproj") }
-        localizesDisplayName = lprojs.contains { FileManager.default.fileExists(atPath: self.folder.appendingPathComponent("\($0)/InfoPlist.strings").path) }
+        localizesDisplayName = Self.stringsFiles(in: self.folder).contains { $0.lastPathComponent == "InfoPlist.strings" }
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
         guard let data = FileManager.default.contents(atPath: settings.path) else {
             content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)
@@ -102,22 +101,11 @@ public struct Project: Sendable {
         }
         fonts += app.fonts(problems: &problems)
         stringsFolders += app.stringsFolders(problems: &problems).filter { $0 != folder }
-        localizesDisplayName = localizesDisplayName || stringsFolders.contains { strings in
-            ((try? FileManager.default.contentsOfDirectory(atPath: strings.path)) ?? []).contains {
-                $0.hasSuffix(".lproj") && FileManager.default.fileExists(atPath: strings.appendingPathComponent("\($0)/InfoPlist.strings").path)
-            }
-        }
+        let strings = stringsFolders.dropFirst().flatMap(Self.stringsFiles)
+        localizesDisplayName = localizesDisplayName || strings.contains { $0.lastPathComponent == "InfoPlist.strings" }
         warnings += problems
         let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
             .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
-        let strings = stringsFolders.dropFirst().flatMap { folder -> [URL] in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            return names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
-                + names.filter { $0.hasSuffix(".lproj") }.flatMap { lproj in
-                    ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(lproj).path)) ?? [])
-                        .filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { folder.appendingPathComponent("\(lproj)/\($0)") }
-                }
-        }
         let icons = [appIcon?.light, appIcon?.dark, appIcon?.tinted].compactMap { $0 }
         xcodeInputs = (app.project.definitionFiles + plists + icons + fonts + strings).sorted { $0.path < $1.path }
         return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
@@ -129,33 +117,34 @@ public struct Project: Sendable {
         warnings.map { ConfigIssue(.warning, file: "", $0) } + content.issues.filter { $0.category == nil } + localizationIssues
     }
 
-    /// Every strings table, stringsdict and catalog of the project parsed: a broken one would
-    /// lose its translations without a word. What cannot be read at all is an error, an entry in
-    /// a form that is not read a warning.
+    /// Every strings table, stringsdict and catalog of the project and of the Xcode app it
+    /// reads, parsed: a broken one would lose its translations without a word. What cannot be
+    /// read at all is an error, an entry in a form that is not read a warning.
     public var localizationIssues: [ConfigIssue] {
-        let fm = FileManager.default
         var out: [ConfigIssue] = []
-        let top = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        for name in top where name.hasSuffix(".xcstrings") {
-            let file = folder.appendingPathComponent(name)
-            guard let data = fm.contents(atPath: file.path) else { continue }
-            do { out += try StringCatalog([UInt8](data), file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) } }
-            catch { out.append(ConfigIssue(.error, file: "", error.description)) }
-        }
-        for lproj in top where lproj.hasSuffix(".lproj") {
-            let dir = folder.appendingPathComponent(lproj)
-            for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
-                let file = dir.appendingPathComponent(name)
-                guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), let data = fm.contents(atPath: file.path) else { continue }
-                if name.hasSuffix(".strings") {
-                    do { _ = try StringsFile.parse([UInt8](data), file: file.path) } catch { out.append(ConfigIssue(.error, file: "", error.description)) }
-                } else {
-                    do { out += try StringsDict.parse([UInt8](data), file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) } }
-                    catch { out.append(ConfigIssue(.error, file: "", error.description)) }
+        for file in stringsFolders.flatMap(Self.stringsFiles) {
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            let bytes = [UInt8](data)
+            do {
+                switch file.pathExtension {
+                case "xcstrings": out += try StringCatalog(bytes, file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) }
+                case "stringsdict": out += try StringsDict.parse(bytes, file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) }
+                default: _ = try StringsFile.parse(bytes, file: file.path)
                 }
-            }
+            } catch { out.append(ConfigIssue(.error, file: "", "\(error)")) }
         }
         return out
+    }
+
+    /// A strings folder's String Catalogs and its `LANG.lproj` tables and stringsdicts, sorted.
+    static func stringsFiles(in folder: URL) -> [URL] {
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        return names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
+            + names.filter { $0.hasSuffix(".lproj") }.flatMap { lproj in
+                ((try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(lproj).path)) ?? []).sorted()
+                    .filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { folder.appendingPathComponent("\(lproj)/\($0)") }
+            }
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.

@@ -87,6 +87,7 @@ public final class FontSystem {
 
     /// Font files a template brought with @font-face, and the CSS family each is known by.
     private var addedFaces: [String: String] = [:]
+    private var refusedFaces: Set<String> = []
 
     /// Loads `file` for `@font-face { font-family: family }`: added to the private fontconfig
     /// set under its own family names, with `family` an alias for the first. False when the file
@@ -94,10 +95,12 @@ public final class FontSystem {
     /// With no `family` (an app's own font, from `UIAppFonts`) it is known by its own names only.
     public func addFace(file: String, family: String?) -> Bool {
         if let known = addedFaces[file] { return family == nil || known == family || addAlias(family!, for: file) }
+        // A file that was no font stays none: it is not read again for every page.
+        guard !refusedFaces.contains(file) else { return false }
         guard let config = pango_fc_font_map_get_config(cpango_fc_font_map(fontMap)) else { return false }
         let before = applicationFonts(config).count
         let added = file.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
-        guard added != 0, applicationFonts(config).count > before else { return false }
+        guard added != 0, applicationFonts(config).count > before else { refusedFaces.insert(file); return false }
         let own = applicationFonts(config).first { $0.file == file }?.family ?? ""
         addedFaces[file] = family ?? own
         return addAlias(family ?? own, for: file)

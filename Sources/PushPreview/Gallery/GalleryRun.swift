@@ -156,14 +156,18 @@ enum InputKey {
     static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
         var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8)
         let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
+        // Each input file by the name it is hashed under: relative to its root, or (read from the
+        // Xcode app) its whole path.
+        var named: [(name: String, path: String)] = []
         for root in [project.folder, templates] {
             for file in files(under: root) where !file.hasPrefix(project.folder.appendingPathComponent("payloads").path + "/") && !file.hasPrefix(cache + "/") {
-                bytes += Array(file.dropFirst(root.path.count).utf8) + [0]
-                bytes += SHA256.hex((FileManager.default.contents(atPath: file).map { [UInt8]($0) }) ?? []).utf8
+                named.append((String(file.dropFirst(root.path.count)), file))
             }
         }
-        for file in project.xcodeInputs {
-            bytes += Array(file.path.utf8) + [0] + Array(SHA256.hex((FileManager.default.contents(atPath: file.path).map { [UInt8]($0) }) ?? []).utf8)
+        named += project.xcodeInputs.map { ($0.path, $0.path) }
+        for (name, path) in named {
+            bytes += Array(name.utf8) + [0]
+            bytes += SHA256.hex((FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []).utf8
         }
         return SHA256.hex(bytes)
     }
