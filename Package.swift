@@ -27,25 +27,26 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m"),
                              .linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
-        // The checked number conversions every stage uses.
+        // The checked number conversions every stage uses, and the one finding type they report.
         .target(name: "Checked"),
+        .target(name: "Diagnostics"),
 
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim", "Checked"]),
-        .target(name: "Payload", dependencies: ["Checked", "CXML2"]),
-        .target(name: "ServiceStage", dependencies: ["Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked"]),
-        .target(name: "Templating", dependencies: ["CXML2", "Checked"]),
-        .target(name: "Styling", dependencies: ["Templating", "Typography", "Checked"]),
+        .target(name: "Payload", dependencies: ["Diagnostics", "Checked", "CXML2"]),
+        .target(name: "ServiceStage", dependencies: ["Diagnostics", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked"]),
+        .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked"]),
+        .target(name: "Styling", dependencies: ["Diagnostics", "Templating", "Typography", "Checked"]),
         .target(name: "Typography", dependencies: ["CPango", "Checked"]),
         .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
-        .target(name: "ContentStage", dependencies: ["Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
-        .target(name: "PushPreview", dependencies: ["Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
+        .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
+        .target(name: "PushPreview", dependencies: ["Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml).
-        .target(name: "XcodeImport", dependencies: ["Payload", "Templating", "CXML2", "CYAML", "Checked"]),
-        .executableTarget(name: "CLI", dependencies: ["PushPreview", "XcodeImport", "Checked"]),
+        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "CXML2", "CYAML", "Checked"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
@@ -53,12 +54,12 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
-        .testTarget(name: "PayloadTests", dependencies: ["Payload"]),
+        .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics"]),
         .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["PushPreview", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

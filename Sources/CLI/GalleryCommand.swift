@@ -1,5 +1,6 @@
 import Checked
 import ContentStage
+import Diagnostics
 import Foundation
 import PushPreview
 import Styling
@@ -105,8 +106,8 @@ enum GalleryCommand {
         do {
             let (report, kept, workersPeakKB) = try run.run { line.update($0) }
             line.finish()
-            for issue in report.projectIssues ?? [] { printError(issue) }
-            let projectErrors = (report.projectIssues ?? []).contains { $0.hasPrefix("error") }
+            for issue in report.projectDiagnostics ?? [] { printError(issue.printed) }
+            let projectErrors = (report.projectDiagnostics ?? []).contains { $0.severity == .error }
             let s = report.summary
             let failed = s.failed > 0 ? line.red("\(s.failed) failed") : "0 failed"
             let unchanged = run.incremental ? " (\(kept) payloads unchanged, kept)" : ""

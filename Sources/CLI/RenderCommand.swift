@@ -1,4 +1,5 @@
 import ContentStage
+import Diagnostics
 import Foundation
 import PushPreview
 import Styling
@@ -87,7 +88,7 @@ enum RenderCommand {
                 // The project's own issues, once, with the severity validate gives them.
                 if let project = try? projects[projectFolder]!.get() {
                     for finding in Validator(templates: templates).projectFindings(project) {
-                        printError(finding.description)
+                        printError(finding.printed)
                         if finding.severity == .error { failed = true }
                     }
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import PushPreview
 
 enum ValidateCommand {
@@ -11,7 +12,8 @@ enum ValidateCommand {
     Errors and warnings name the file and the line, key path or JSON path.
 
       --project DIR   the project a payload or template belongs to (default: found from the path)
-      --json          one JSON object per finding: {"severity", "message"}
+      --json          one JSON object per finding: {"severity", "code", "file", "line", "column",
+                      "keyPath", "message", "category", "locale"} (absent when unknown)
     exit status: 0 no errors (warnings allowed); 1 errors found; 2 usage
     """
 
@@ -30,7 +32,7 @@ enum ValidateCommand {
         var errors = 0, warnings = 0
         for path in a.positionals {
             for finding in validator.validate(URL(fileURLWithPath: path), project: a.value("project").map { URL(fileURLWithPath: $0) }) {
-                if a.flags.contains("json") { printJSON(finding) } else { print(finding) }
+                if a.flags.contains("json") { printJSON(finding) } else { print(finding.printed) }
                 if finding.severity == .error { errors += 1 } else { warnings += 1 }
             }
         }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Checked
 /// An APNs payload, read from a `.apns` (Simulator drag-and-drop) or `.json` file.
 public struct Payload: Sendable {
@@ -39,17 +40,9 @@ public struct Payload: Sendable {
 }
 
 /// A problem found in a payload, with its JSON path (`aps.alert.title`).
-public struct PayloadDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning }
-    public var severity: Severity
-    public var file: String
-    public var path: String
-    public var message: String
-    public var description: String { "\(file): \(severity.rawValue): \(path.isEmpty ? "" : path + ": ")\(message)" }
-}
 
 public struct PayloadError: Error, CustomStringConvertible {
-    public var diagnostics: [PayloadDiagnostic]
+    public var diagnostics: [Diagnostic]
     public var description: String { diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n") }
 }
 
@@ -58,22 +51,22 @@ public enum PayloadParser {
     public static let maxFileSize = 1 << 20
 
     /// Parses and validates; throws when the payload cannot be shown, else returns warnings too.
-    public static func parse(_ bytes: [UInt8], file: String) throws(PayloadError) -> (Payload, [PayloadDiagnostic]) {
-        var diagnostics: [PayloadDiagnostic] = []
+    public static func parse(_ bytes: [UInt8], file: String) throws(PayloadError) -> (Payload, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
         func fail(_ path: String, _ message: String) -> PayloadError {
-            PayloadError(diagnostics: diagnostics + [PayloadDiagnostic(severity: .error, file: file, path: path, message: message)])
+            PayloadError(diagnostics: diagnostics + [Diagnostic(.error, code: "payload", file: file, keyPath: path, message)])
         }
         guard bytes.count <= maxFileSize else { throw fail("", "file is \(bytes.count) bytes; a payload is at most \(Payload.maxSize)") }
         let root: JSONValue
         do { root = try JSONParser.parse(bytes, file: file) } catch {
-            throw PayloadError(diagnostics: [PayloadDiagnostic(severity: .error, file: file, path: "", message: "\(error.line):\(error.column): \(error.message)")])
+            throw PayloadError(diagnostics: [error.diagnostic])
         }
         guard case .object(let members) = root else { throw fail("", "expected an object with an \"aps\" key, got \(root.typeName)") }
         guard let aps = root["aps"] else { throw fail("aps", "missing: every payload needs an \"aps\" dictionary") }
         guard case .object(let apsMembers) = aps else { throw fail("aps", "expected object, got \(aps.typeName)") }
 
         func warn(_ path: String, _ message: String) {
-            diagnostics.append(PayloadDiagnostic(severity: .warning, file: file, path: path, message: message))
+            diagnostics.append(Diagnostic(.warning, code: "payload", file: file, keyPath: path, message))
         }
         func string(_ v: JSONValue, _ path: String) throws(PayloadError) -> String {
             guard case .string(let s) = v else { throw fail(path, "expected string, got \(v.typeName)") }
@@ -173,8 +166,8 @@ public enum PayloadParser {
         let sent = JSONValue.object(members.filter { $0.key != "Simulator Target Bundle" })
         payload.size = sent.compact.utf8.count
         if payload.size > Payload.maxSize {
-            diagnostics.append(PayloadDiagnostic(severity: .error, file: file, path: "",
-                message: "payload is \(payload.size) bytes of compact JSON; APNs refuses more than \(Payload.maxSize) (\(Payload.maxVoIPSize) for VoIP)"))
+            diagnostics.append(Diagnostic(.error, code: "payload", file: file,
+                "payload is \(payload.size) bytes of compact JSON; APNs refuses more than \(Payload.maxSize) (\(Payload.maxVoIPSize) for VoIP)"))
         }
         if payload.alert == nil && !payload.contentAvailable { warn("aps", "has no alert: nothing is shown to the user") }
         if diagnostics.contains(where: { $0.severity == .error }) { throw PayloadError(diagnostics: diagnostics) }

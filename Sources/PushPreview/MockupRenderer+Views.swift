@@ -42,7 +42,7 @@ extension MockupRenderer {
             result.warnings.append("\(file.path): the app's font \(why); text in it is drawn in Inter")
         }
         // The app icon for the appearance (a dark one where the icon set has it).
-        if let problem = job.project.appIconProblem { result.warnings.append(problem) }
+        if let problem = job.project.appIconProblem { result.warnings.append(problem.description) }
         if let url = job.project.appIcon?.file(for: job.appearance) {
             if let data = FileManager.default.contents(atPath: url.path) {
                 let src = Self.appIconSource + url.pathExtension.lowercased()

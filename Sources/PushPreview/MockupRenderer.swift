@@ -1,4 +1,5 @@
 import ContentStage
+import Diagnostics
 import Foundation
 import Imaging
 import Layout
@@ -56,29 +57,6 @@ public final class MockupRenderer {
         }
     }
 
-    /// An action's texts in the job's locale, where categories.json gives them as keys.
-    func localized(_ action: NotificationAction, _ strings: Localizer, warnings: inout [String]) -> NotificationAction {
-        var a = action
-        func look(_ key: NotificationAction.LocalizedKey?, _ text: inout String) {
-            guard let key else { return }
-            if let found = strings.find(key: key.key, table: key.table) {
-                text = found.text
-                if found.fellBack { warnings += found.warnings.prefix(1).map { "action \(action.identifier): \($0)" } }
-            } else {
-                warnings.append("action \(action.identifier): no translation for \"\(key.key)\" in \(key.table) for \(strings.fallbackChain.joined(separator: ", ")); showing \"\(text)\"")
-            }
-        }
-        look(action.titleKey, &a.title)
-        if a.textInput?.buttonTitleIsSystemDefault == true, !strings.locale.lowercased().hasPrefix("en") {
-            warnings.append("action \(action.identifier): no text-input button title, so iOS shows its own \"Send\" in \(strings.locale); drawn in English")
-        }
-        if a.textInput != nil {
-            look(action.textInput?.buttonTitleKey, &a.textInput!.buttonTitle)
-            look(action.textInput?.placeholderKey, &a.textInput!.placeholder)
-        }
-        return a
-    }
-
     /// Told what the renderer is about to do, so a supervisor can say where a worker died.
     public var activity: ((String) -> Void)?
     private var catalogs: [URL: [DeviceProfile]] = [:]
@@ -121,7 +99,7 @@ public final class MockupRenderer {
         guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
             return failure("\(payloadFile.path): no such file (check the path)")
         }
-        let payload: Payload, diagnostics: [PayloadDiagnostic]
+        let payload: Payload, diagnostics: [Diagnostic]
         do { (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: payloadFile.path) } catch {
             return failure(error.description)
         }
@@ -196,9 +174,11 @@ public final class MockupRenderer {
         let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
         // The project's own issues are said once per run (Project.issues); a mock-up carries those
         // about its category, with their severity.
-        base.warnings += config.issues.filter { $0.category != nil && $0.category == n.category }.map { "\($0.severity.rawValue): \($0.description)" }
-        if let id = n.category, category == nil, !config.categories.isEmpty || ext != nil {
-            base.warnings.append("category \"\(id)\" is not in \(job.project.folder.appendingPathComponent("categories.json").path): no actions are shown")
+        base.warnings += config.issues.filter { $0.category != nil && $0.category == n.category }.map(\.printed)
+        if ext != nil, category == nil, let id = n.category {  // validate's finding about the extension, on its mock-ups
+            base.warnings.append(Diagnostic(.warning, file: ext!.file, keyPath: Validator.categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions").description)
+        } else if let unknown = Validator.unknownCategory(n.category, file: job.payloadFile.path, in: config) {
+            base.warnings.append(unknown.description)
         }
         var customView: ContentStage.CustomView?
         var templateFile: String?
@@ -214,15 +194,17 @@ public final class MockupRenderer {
                 if let title = settings.title {
                     do { context.customTitle = try MustacheTemplate(title, name: "pushpreview.json categories.\(n.category ?? "").title").render(context.value(icon: { _ in nil }, icons: [:]), html: false) }
                     catch { base.warnings.append("\(error)") }
-                } else {
-                    base.warnings.append("\(ext.file): OverridesDefaultTitle is YES but pushpreview.json sets no categories.\(n.category ?? "").title; the header shows the app name")
-                }
+                }  // else: the configuration's issue, carried above
             }
         }
         let strings = localizer(job)
         // Only a content extension sets notificationActions (the validator says when none claims the category).
         context.actions = Array(actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, warnings: &base.warnings).prefix(NotificationCategory.maxActions))
-            .map { localized($0, strings, warnings: &base.warnings) }
+            .map { action in
+                let (shown, found) = ActionTexts.localized(action, strings, category: n.category)
+                base.warnings += found.map(\.description)
+                return shown
+            }
         if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
             context.mediaButton = .init(type: settings.mediaPlayPauseButtonType, frame: frame, tint: settings.mediaPlayPauseButtonTintColor,
                                         playing: job.options.mediaPlaying)

@@ -1,3 +1,4 @@
+import Diagnostics
 import ContentStage
 import Foundation
 import Payload
@@ -11,8 +12,8 @@ public struct Project: Sendable {
     public var appName = "PushPreview"
     /// The app icon's images: `appIcon` (a file in the project), else the Xcode app's icon set.
     public var appIcon: AppIconFiles?
-    /// Why the icon is the placeholder, said on every mock-up that draws it.
-    public var appIconProblem: String?
+    /// Why the icon is the placeholder: said by validate, and on every mock-up that draws it.
+    public var appIconProblem: Diagnostic?
     /// The folders holding the app's strings: the project's own, then an Xcode app's.
     public var stringsFolders: [URL]
     /// Font files loaded for every page: `fonts` in the settings, and the Xcode app's UIAppFonts.
@@ -26,7 +27,8 @@ public struct Project: Sendable {
     public var service = ServiceSettings()
     public var devices: [String] = []
     public var locales: [String] = []
-    public var warnings: [String] = []
+    /// What reading the settings and the Xcode app found, said once per run.
+    public var warnings: [Diagnostic] = []
     /// Content extensions, categories and per-category view settings.
     public var content = ContentConfiguration()
     /// Whether an `.lproj` gives the app a display name (InfoPlist.strings), so every locale is drawn.
@@ -37,7 +39,7 @@ public struct Project: Sendable {
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
         stringsFolders = [self.folder]
-        localizesDisplayName = Self.stringsFiles(in: self.folder).contains { $0.lastPathComponent == "InfoPlist.strings" }
+        localizesDisplayName = Self.namesApp(Self.stringsFiles(in: self.folder))
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
         guard let data = FileManager.default.contents(atPath: settings.path) else {
             content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)
@@ -45,41 +47,43 @@ public struct Project: Sendable {
         }
         var extensionPlists: [ContentConfiguration.InfoPlist] = []
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(message: error.description) }
-        guard case .object(let members) = json else { throw ProjectError(message: "\(settings.path): expected an object, got \(json.typeName)") }
+        do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(error.diagnostic) }
+        func fail(_ key: String?, _ message: String) -> ProjectError { ProjectError(Diagnostic(.error, code: "settings", file: settings.path, keyPath: key, message)) }
+        func warn(_ key: String, _ message: String, code: String = "settings") { warnings.append(Diagnostic(.warning, code: code, file: settings.path, keyPath: key, message)) }
+        guard case .object(let members) = json else { throw fail(nil, "expected an object, got \(json.typeName)") }
         func strings(_ v: JSONValue, _ key: String) throws(ProjectError) -> [String] {
             guard case .array(let items) = v, items.allSatisfy({ $0.string != nil }) else {
-                throw ProjectError(message: "\(settings.path): \(key): expected an array of strings, got \(v.compact)")
+                throw fail(key, "expected an array of strings, got \(v.compact)")
             }
             return items.compactMap(\.string)
         }
         for (key, value) in members {
             switch key {
             case "appName":
-                guard let s = value.string else { throw ProjectError(message: "\(settings.path): appName: expected string, got \(value.typeName)") }
+                guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 appName = s
             case "appIcon":
-                guard let s = value.string else { throw ProjectError(message: "\(settings.path): appIcon: expected string, got \(value.typeName)") }
+                guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 if let url = ServiceSettings.projectFile(s, in: self.folder) { appIcon = AppIconFiles(light: url) }
-                else { appIconProblem = "\(settings.path): appIcon: \(s) lies outside the project; drawing the placeholder" }
+                else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project; drawing the placeholder") }
             case "fonts":
                 for path in try strings(value, key) {
                     if let url = ServiceSettings.projectFile(path, in: self.folder) { fonts.append(url) }
-                    else { warnings.append("\(settings.path): fonts: \(path) lies outside the project; not loaded") }
+                    else { warn(key, "\(path) lies outside the project; not loaded", code: "fonts.outside") }
                 }
             case "xcode":
-                guard let s = value.string, !s.isEmpty else { throw ProjectError(message: "\(settings.path): xcode: expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
+                guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
                 xcode = URL(fileURLWithPath: s, relativeTo: self.folder).standardizedFileURL
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
             case "locales": locales = try strings(value, key)
             case "categories": break
-            default: warnings.append("\(settings.path): \(key): unknown setting, ignored")
+            default: warn(key, "unknown setting, ignored")
             }
         }
-        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(message: error.message) }
+        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(Diagnostic(located: error.message, severity: .error, code: "settings")) }
         if service.mayChange("thread-id") {
-            warnings.append("\(settings.path): set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
+            warn("set", "set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
         }
         if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil) }
         content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
@@ -89,7 +93,9 @@ public struct Project: Sendable {
     /// and content extensions, read where they live; each thing it lacks is a warning.
     private mutating func readXcode(_ path: URL, settingsFile: String, nameSet: Bool) throws(ProjectError) -> [ContentConfiguration.InfoPlist] {
         let app: XcodeApp
-        do { app = try XcodeApp(path: path) } catch { throw ProjectError(message: "\(settingsFile): xcode: \(error.description)") }
+        do { app = try XcodeApp(path: path) } catch {
+            throw ProjectError(Diagnostic(.error, code: "xcode", file: settingsFile, keyPath: "xcode", error.description))
+        }
         var problems = app.problems
         if !nameSet, let name = app.displayName { appName = name }
         if appIcon == nil, appIconProblem == nil {
@@ -97,13 +103,17 @@ public struct Project: Sendable {
             if let set = app.appIcon(problems: &iconProblems), let light = set.light ?? set.dark {
                 appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted)
             }
-            appIconProblem = iconProblems.isEmpty ? nil : iconProblems.joined(separator: "; ") + "; drawing the placeholder"
+            appIconProblem = iconProblems.first.map {
+                var d = Diagnostic(located: $0, code: "icon.placeholder")
+                d.message = (iconProblems.count > 1 ? iconProblems.joined(separator: "; ") : d.message) + "; drawing the placeholder"
+                return d
+            }
         }
         fonts += app.fonts(problems: &problems)
         stringsFolders += app.stringsFolders(problems: &problems).filter { $0 != folder }
         let strings = stringsFolders.dropFirst().flatMap(Self.stringsFiles)
-        localizesDisplayName = localizesDisplayName || strings.contains { $0.lastPathComponent == "InfoPlist.strings" }
-        warnings += problems
+        localizesDisplayName = localizesDisplayName || Self.namesApp(strings)
+        warnings += problems.map { Diagnostic(located: $0) }
         let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
             .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
         let icons = [appIcon?.light, appIcon?.dark, appIcon?.tinted].compactMap { $0 }
@@ -111,29 +121,48 @@ public struct Project: Sendable {
         return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
     }
 
-    /// What is wrong with the project as a whole (its settings, Info.plists, categories), each
-    /// with the severity `validate` gives it: said once per run, not on every mock-up.
-    public var issues: [ConfigIssue] {
-        warnings.map { ConfigIssue(.warning, file: "", $0) } + content.issues.filter { $0.category == nil } + localizationIssues
+    /// What is wrong with the project as a whole (its settings, Xcode app, icon, Info.plists,
+    /// categories, strings), each with the severity `validate` gives it: said once per run, not
+    /// on every mock-up.
+    public var issues: [Diagnostic] {
+        warnings + [appIconProblem].compactMap { $0 } + content.issues.filter { $0.category == nil } + localizationIssues
     }
 
     /// Every strings table, stringsdict and catalog of the project and of the Xcode app it
     /// reads, parsed: a broken one would lose its translations without a word. What cannot be
     /// read at all is an error, an entry in a form that is not read a warning.
-    public var localizationIssues: [ConfigIssue] {
-        var out: [ConfigIssue] = []
+    public var localizationIssues: [Diagnostic] {
+        var out: [Diagnostic] = []
         for file in stringsFolders.flatMap(Self.stringsFiles) {
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
             let bytes = [UInt8](data)
             do {
                 switch file.pathExtension {
-                case "xcstrings": out += try StringCatalog(bytes, file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) }
-                case "stringsdict": out += try StringsDict.parse(bytes, file: file.path).problems.map { ConfigIssue(.warning, file: "", $0) }
+                case "xcstrings": out += try StringCatalog(bytes, file: file.path).problems
+                case "stringsdict": out += try StringsDict.parse(bytes, file: file.path).problems
                 default: _ = try StringsFile.parse(bytes, file: file.path)
                 }
-            } catch { out.append(ConfigIssue(.error, file: "", "\(error)")) }
+            } catch { out.append(error.asDiagnostic) }
         }
         return out
+    }
+
+    /// Whether an `InfoPlist.strings` or `InfoPlist.xcstrings` among `files` translates the app's
+    /// name: most carry only the privacy texts, which no notification shows.
+    static func namesApp(_ files: [URL]) -> Bool {
+        let names = ["CFBundleDisplayName", "CFBundleName"]
+        return files.contains { file in
+            guard let data = FileManager.default.contents(atPath: file.path) else { return false }
+            switch file.lastPathComponent {
+            case "InfoPlist.strings":
+                guard let table = try? StringsFile.parse([UInt8](data), file: file.path) else { return false }
+                return names.contains { table[$0] != nil }
+            case "InfoPlist.xcstrings":
+                guard let catalog = try? StringCatalog([UInt8](data), file: file.path) else { return false }
+                return names.contains { (catalog.strings[$0]?.count ?? 0) > 1 }
+            default: return false
+            }
+        }
     }
 
     /// A strings folder's String Catalogs and its `LANG.lproj` tables and stringsdicts, sorted.
@@ -177,9 +206,11 @@ public struct AppIconFiles: Sendable, Equatable {
     public func file(for appearance: Appearance) -> URL { appearance == .dark ? dark ?? light : light }
 }
 
-public struct ProjectError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+/// Why a project cannot be read at all (its settings file broken, its Xcode app not found).
+public struct ProjectError: DiagnosticConvertible, CustomStringConvertible {
+    public var diagnostic: Diagnostic
+    public init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+    public var description: String { diagnostic.description }
 }
 
 /// The repository's own `Templates/` (system chrome and stock templates): `PUSHPREVIEW_HOME`,

@@ -1,4 +1,5 @@
 import ContentStage
+import Diagnostics
 import Foundation
 import Payload
 import ServiceStage
@@ -8,23 +9,16 @@ import Templating
 /// `pushpreview validate`: checks a project's configuration, payloads and templates against each
 /// other without rendering or writing anything.
 public struct Validator {
-    /// One finding: the file (with line, key path or JSON path in the message) and what to do.
-    public struct Finding: Sendable, Codable, Equatable, CustomStringConvertible {
-        public enum Severity: String, Sendable, Codable { case error, warning }
-        public var severity: Severity
-        public var message: String
-        public var description: String { "\(severity.rawValue): \(message)" }
-    }
-
+    static let categoryKey = "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
     let templates: URL
     public init(templates: URL) { self.templates = templates }
 
     /// A project folder: everything in it. A payload file: it and its project's configuration.
     /// A template file: it alone, with placeholder data.
-    public func validate(_ path: URL, project explicitProject: URL? = nil) -> [Finding] {
+    public func validate(_ path: URL, project explicitProject: URL? = nil) -> [Diagnostic] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
-            return [Finding(severity: .error, message: "\(path.path): no such file or folder")]
+            return [Diagnostic(.error, code: "path", file: path.path, "no such file or folder")]
         }
         if path.pathExtension == "html" {
             let folder = explicitProject ?? path.deletingLastPathComponent().deletingLastPathComponent()
@@ -32,7 +26,7 @@ public struct Validator {
         }
         let folder = explicitProject ?? (isDirectory.boolValue ? path : Project.folder(containing: path))
         let project: Project
-        do { project = try Project(folder: folder) } catch { return [Finding(severity: .error, message: error.description)] }
+        do { project = try Project(folder: folder) } catch { return [error.diagnostic] }
         var findings = projectFindings(project)
         for payload in isDirectory.boolValue ? project.payloadFiles : [path] {
             findings += checkPayload(payload, project: project)
@@ -41,37 +35,41 @@ public struct Validator {
     }
 
     /// Everything about the project as a whole, with its severity: what validate reports and what
-    /// render and gallery say once per run (one list, so the three never disagree).
-    public func projectFindings(_ project: Project) -> [Finding] {
-        var findings = project.issues.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
-        findings += project.content.issues.filter { $0.category != nil }.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
-        return findings + checkCategories(project) + checkDevices(project)
+    /// render and gallery say once per run (one list, so the three never disagree): the settings,
+    /// the Xcode app, the icon, strings, categories and their templates, devices, and each
+    /// category's action texts in every locale the gallery draws.
+    public func projectFindings(_ project: Project) -> [Diagnostic] {
+        let findings = project.issues + project.content.issues.filter { $0.category != nil } + checkCategories(project) + checkDevices(project)
+            + ActionTexts.findings(project, locales: project.locales.isEmpty ? ["en"] : project.locales)
+        var seen: Set<Diagnostic> = []
+        return findings.filter { seen.insert($0).inserted }
     }
 
     /// The project's devices.json, which the repository's profiles are merged with.
-    func checkDevices(_ project: Project) -> [Finding] {
+    func checkDevices(_ project: Project) -> [Diagnostic] {
         do { _ = try MockupRenderer.deviceCatalog(templates: templates, project: project) } catch {
-            return [Finding(severity: .error, message: error.description)]
+            return [Diagnostic(located: error.description, severity: .error, code: "devices")]
         }
         return []
     }
 
     /// Extensions, categories and templates against each other.
-    func checkCategories(_ project: Project) -> [Finding] {
+    func checkCategories(_ project: Project) -> [Diagnostic] {
         let config = project.content
-        var findings: [Finding] = []
+        let categoriesFile = project.folder.appendingPathComponent("categories.json").path
+        var findings: [Diagnostic] = []
         let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
         var used: Set<String> = []
         for ext in config.extensions {
             for id in ext.categories {
                 let category = config.category(id)
-                if category == nil, !config.categories.isEmpty {
-                    findings.append(Finding(severity: .warning, message: "\(ext.file): claims category \"\(id)\", which categories.json does not define: it has no actions"))
+                if category == nil {
+                    findings.append(Diagnostic(.warning, code: "category.undefined", file: ext.file, keyPath: Self.categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions", category: id))
                 }
                 let name = (category?.template ?? id) + ".html"
                 used.insert(name)
                 guard let file = stage.templateFolders.map({ $0.appendingPathComponent(name) }).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                    findings.append(Finding(severity: .error, message: "\(ext.file): claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository"))
+                    findings.append(Diagnostic(.error, code: "template.missing", file: ext.file, keyPath: Self.categoryKey, "claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository", category: id))
                     continue
                 }
                 findings += checkTemplate(file, category: id, project: project)
@@ -79,49 +77,51 @@ public struct Validator {
         }
         for category in config.categories {
             if let t = category.template, config.contentExtension(for: category.identifier) == nil {
-                findings.append(Finding(severity: .warning, message: "\(project.folder.appendingPathComponent("categories.json").path): \(category.identifier) names template \"\(t)\" but no extension claims the category: iOS draws the default look"))
+                findings.append(Diagnostic(.warning, code: "template.unused", file: categoriesFile, keyPath: category.identifier, "names template \"\(t)\" but no extension claims the category: iOS draws the default look"))
             }
             for action in category.actions {
                 if let warning = stage.symbol(action.icon).warning {
-                    findings.append(Finding(severity: .warning, message: "\(project.folder.appendingPathComponent("categories.json").path): \(action.identifier): \(warning)"))
+                    findings.append(Diagnostic(.warning, code: "symbol", file: categoriesFile, keyPath: "\(category.identifier).\(action.identifier)", warning, category: category.identifier))
                 }
             }
         }
         let projectTemplates = project.folder.appendingPathComponent("Templates")
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: projectTemplates.path)) ?? []).sorted() where name.hasSuffix(".html") && !used.contains(name) {
             let id = String(name.dropLast(5))
-            findings.append(Finding(severity: .warning, message: "\(projectTemplates.appendingPathComponent(name).path): a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
+            findings.append(Diagnostic(.warning, code: "template.unused", file: projectTemplates.appendingPathComponent(name).path, "a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
             findings += checkTemplate(projectTemplates.appendingPathComponent(name), category: id, project: project)
         }
         for (id, _) in config.viewSettings where config.contentExtension(for: id) == nil {
-            findings.append(Finding(severity: .warning, message: "pushpreview.json: categories.\(id): no extension claims this category, so its view settings are never used"))
+            findings.append(Diagnostic(.warning, code: "settings.unused", file: project.folder.appendingPathComponent(Project.settingsFile).path, keyPath: "categories.\(id)", "no extension claims this category, so its view settings are never used"))
         }
         return findings
     }
 
     /// A payload: its own checks, then its category against the configuration.
-    func checkPayload(_ file: URL, project: Project) -> [Finding] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [Finding(severity: .error, message: "\(file.path): no such file")] }
+    func checkPayload(_ file: URL, project: Project) -> [Diagnostic] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [Diagnostic(.error, code: "path", file: file.path, "no such file")] }
         do {
             let (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: file.path)
-            var findings = diagnostics.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
-            if let id = payload.category {
-                let config = project.content
-                if config.category(id) == nil && config.contentExtension(for: id) == nil && (!config.categories.isEmpty || !config.extensions.isEmpty) {
-                    let near = (config.categories.map(\.identifier) + config.extensions.flatMap(\.categories)).first { $0.lowercased() == id.lowercased() }
-                    findings.append(Finding(severity: .warning, message: "\(file.path): aps.category: \"\(id)\" is not a category of this project" + (near.map { " (category identifiers are case-sensitive: did you mean \"\($0)\"?)" } ?? "")))
-                }
-            }
+            var findings = diagnostics
+            if let unknown = Self.unknownCategory(payload.category, file: file.path, in: project.content) { findings.append(unknown) }
             return findings
         } catch {
-            return error.diagnostics.map { Finding(severity: $0.severity == .error ? .error : .warning, message: $0.description) }
+            return error.diagnostics
         }
+    }
+
+    /// A payload's `aps.category` that neither categories.json nor an extension knows.
+    static func unknownCategory(_ id: String?, file: String, in config: ContentConfiguration) -> Diagnostic? {
+        guard let id, config.category(id) == nil, config.contentExtension(for: id) == nil, !config.categories.isEmpty || !config.extensions.isEmpty else { return nil }
+        let near = (config.categories.map(\.identifier) + config.extensions.flatMap(\.categories)).first { $0.lowercased() == id.lowercased() }
+        return Diagnostic(.warning, code: "category.unknown", file: file, keyPath: "aps.category", "\"\(id)\" is not a category of this project"
+                          + (near.map { " (category identifiers are case-sensitive: did you mean \"\($0)\"?)" } ?? "") + "; no actions are shown")
     }
 
     /// A template through Mustache, libxml2, the sanitizer and the style resolver, with
     /// placeholder data, inside the expanded view: what it removes or does not support.
-    func checkTemplate(_ file: URL, category: String, project: Project?) -> [Finding] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [Finding(severity: .error, message: "\(file.path): no such file")] }
+    func checkTemplate(_ file: URL, category: String, project: Project?) -> [Diagnostic] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [Diagnostic(.error, code: "path", file: file.path, "no such file")] }
         let folders = (project.map { [$0.folder.appendingPathComponent("Templates")] } ?? []) + [templates]
         let stage = ContentStage(templateFolders: folders)
         let notification = DeliveredNotification(title: "Title", subtitle: "Subtitle", body: "Body", category: category, threadId: nil, badge: nil, sound: nil,
@@ -129,11 +129,11 @@ public struct Validator {
         let device: DeviceProfile
         do {
             guard let d = try DeviceProfile.read(templates.appendingPathComponent("system/devices.json")).first(where: { $0.id == DeviceProfile.standardID }) else {
-                return [Finding(severity: .error, message: "Templates/system/devices.json has no \(DeviceProfile.standardID) profile")]
+                return [Diagnostic(.error, code: "devices", file: "Templates/system/devices.json", "has no \(DeviceProfile.standardID) profile")]
             }
             device = d
-        } catch { return [Finding(severity: .error, message: error.description)] }
-        var findings: [Finding] = []
+        } catch { return [Diagnostic(located: error.description, severity: .error, code: "devices")] }
+        var findings: [Diagnostic] = []
         for appearance in Appearance.allCases {
             let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
                                           appearance: appearance, locale: "en", attachmentSources: [])
@@ -142,12 +142,12 @@ public struct Validator {
                 let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file)
                 // Placeholder data lacks a payload's own keys: that is no finding about the template.
                 findings += (composition.warnings + styleWarnings).filter { $0.file == file.path && !$0.message.hasSuffix(ContentStage.missingKeyNote) }
-                    .map { Finding(severity: .warning, message: $0.description) }
+                    .map { var d = $0.diagnostic; d.category = category; return d }
             } catch {
-                findings.append(Finding(severity: .error, message: "\(error)"))
+                findings.append(error.asDiagnostic)
             }
         }
-        var seen: Set<String> = []
-        return findings.filter { seen.insert($0.message).inserted }
+        var seen: Set<Diagnostic> = []
+        return findings.filter { seen.insert($0).inserted }
     }
 }

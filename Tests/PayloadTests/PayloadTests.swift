@@ -1,4 +1,5 @@
 import Testing
+import Diagnostics
 import Payload
 
 struct JSONParserTests {
@@ -35,7 +36,7 @@ struct JSONParserTests {
 }
 
 struct PayloadParserTests {
-    func parse(_ text: String) throws -> (Payload, [PayloadDiagnostic]) {
+    func parse(_ text: String) throws -> (Payload, [Diagnostic]) {
         try PayloadParser.parse(Array(text.utf8), file: "test.apns")
     }
 

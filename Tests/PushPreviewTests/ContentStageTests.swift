@@ -226,7 +226,7 @@ struct ContentStageTests {
         f.pointIdentifier = "com.apple.usernotifications.content"
         let project = try f.write()
         let issue = try #require(project.content.issues.first)
-        #expect(issue.severity == .warning && issue.location == "NSExtension.NSExtensionPointIdentifier" && issue.message.contains("content-extension"))
+        #expect(issue.severity == .warning && issue.keyPath == "NSExtension.NSExtensionPointIdentifier" && issue.message.contains("content-extension"))
     }
 
     @Test(arguments: [

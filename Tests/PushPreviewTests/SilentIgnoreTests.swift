@@ -38,7 +38,13 @@ struct SilentIgnoreTests {
         text = text.replacingOccurrences(of: "</dict>", with: "</dcit>", options: [], range: text.range(of: "</dict>"))
         try Data(text.utf8).write(to: plist)
         let v = try runProcess(pushpreviewBinary, ["validate", project.path])
-        #expect((v.stdout + v.stderr).contains("Info.plist: line "), "\(v.stdout) \(v.stderr)")
+        #expect((v.stdout + v.stderr).contains("Info.plist:27: "), "\(v.stdout) \(v.stderr)")
+        // The same finding as fields, for editors and CI annotations.
+        let json = try runProcess(pushpreviewBinary, ["validate", project.path, "--json"])
+        let first = try #require(json.stdout.split(separator: "\n").first { $0.contains("Info.plist") })
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(record["severity"] as? String == "error" && record["line"] as? Int == 27 && (record["file"] as? String)?.hasSuffix("Examples/Info.plist") == true
+                && record["code"] as? String == "plist" && (record["message"] as? String)?.contains("/") == false, "\(record)")
     }
 }
 

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Payload
 
@@ -21,34 +22,36 @@ public struct ContentExtension: Sendable, Equatable {
     /// every problem is an issue naming the key. A service extension's is recognised: in a slot
     /// that also takes them (`servicesAllowed`) it is no content extension and no problem; in the
     /// content extension's own slot it is an error saying so.
-    public static func read(_ url: URL, servicesAllowed: Bool = false) -> (ContentExtension?, [ConfigIssue]) {
+    public static func read(_ url: URL, servicesAllowed: Bool = false) -> (ContentExtension?, [Diagnostic]) {
         let file = url.path
-        var issues: [ConfigIssue] = []
-        func issue(_ s: ConfigIssue.Severity, _ key: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: key, m)) }
+        var issues: [Diagnostic] = []
+        func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: key, m)) }
         guard let data = FileManager.default.contents(atPath: file) else {
-            return (nil, [ConfigIssue(.error, file: file, "no such file")])
+            return (nil, [Diagnostic(.error, file: file, "no such file")])
         }
-        guard data.count <= 1 << 20 else { return (nil, [ConfigIssue(.error, file: file, "\(data.count) bytes; an Info.plist over 1 MB is not read")]) }
+        guard data.count <= 1 << 20 else { return (nil, [Diagnostic(.error, file: file, "\(data.count) bytes; an Info.plist over 1 MB is not read")]) }
         let plist: Any
         do { plist = try PropertyList.read([UInt8](data), file: file) } catch {
-            return (nil, [ConfigIssue(.error, file: file, location: error.position, "not a property list (XML or binary): \(error.message)")])
+            var d = error.diagnostic
+            d.message = "not a property list (XML or binary): \(error.message)"
+            return (nil, [d])
         }
         return read(root: plist, file: file, servicesAllowed: servicesAllowed)
     }
 
     /// The same, for an Info.plist already read (`file` names it in the issues).
-    public static func read(root plist: Any, file: String, servicesAllowed: Bool) -> (ContentExtension?, [ConfigIssue]) {
-        var issues: [ConfigIssue] = []
-        func issue(_ s: ConfigIssue.Severity, _ key: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: key, m)) }
+    public static func read(root plist: Any, file: String, servicesAllowed: Bool) -> (ContentExtension?, [Diagnostic]) {
+        var issues: [Diagnostic] = []
+        func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: key, m)) }
         guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
-            return (nil, [ConfigIssue(.error, file: file, location: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
+            return (nil, [Diagnostic(.error, file: file, keyPath: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
         }
         let point = ext["NSExtensionPointIdentifier"] as? String
         switch point {
         case Self.pointIdentifier: break
         case Self.servicePointIdentifier:
             if servicesAllowed { return (nil, []) }
-            return (nil, [ConfigIssue(.error, file: file, location: "NSExtension.NSExtensionPointIdentifier",
+            return (nil, [Diagnostic(.error, file: file, keyPath: "NSExtension.NSExtensionPointIdentifier",
                                       "this is a Notification Service Extension's Info.plist (\(Self.servicePointIdentifier)) where the content extension's belongs; put the content extension's here (the service stage needs no Info.plist) or move this one to Extensions/NAME/Info.plist")])
         case "com.apple.usernotifications.content":
             issue(.warning, "NSExtension.NSExtensionPointIdentifier",

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Payload
 
@@ -51,16 +52,16 @@ public struct NotificationCategory: Sendable, Equatable {
     public static let maxActions = 10, compactActions = 2
 
     /// Reads `{"categories": [...]}`; bad entries are issues and are left out, the rest load.
-    public static func read(_ url: URL) -> ([NotificationCategory], [ConfigIssue]) {
+    public static func read(_ url: URL) -> ([NotificationCategory], [Diagnostic]) {
         let file = url.path
-        guard let data = FileManager.default.contents(atPath: file) else { return ([], [ConfigIssue(.error, file: file, "no such file")]) }
-        guard data.count <= 1 << 20 else { return ([], [ConfigIssue(.error, file: file, "\(data.count) bytes; over the 1 MB limit")]) }
+        guard let data = FileManager.default.contents(atPath: file) else { return ([], [Diagnostic(.error, file: file, "no such file")]) }
+        guard data.count <= 1 << 20 else { return ([], [Diagnostic(.error, file: file, "\(data.count) bytes; over the 1 MB limit")]) }
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: file) } catch {
-            return ([], [ConfigIssue(.error, file: file, location: "\(error.line):\(error.column)", error.message)])
+            return ([], [error.diagnostic])
         }
-        var issues: [ConfigIssue] = []
-        func issue(_ s: ConfigIssue.Severity, _ at: String, _ m: String) { issues.append(ConfigIssue(s, file: file, location: at, m)) }
+        var issues: [Diagnostic] = []
+        func issue(_ s: Diagnostic.Severity, _ at: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: at, m)) }
         guard case .array(let items)? = json["categories"] else {
             issue(.error, "categories", json["categories"].map { "expected an array, got \($0.typeName)" } ?? "missing: the file is {\"categories\": [...]}")
             return ([], issues)
@@ -141,7 +142,7 @@ extension NotificationAction {
     /// the icon a symbol name or `{"system"|"template": NAME}`; `textInput` true or
     /// `{"buttonTitle", "placeholder"}`. Each problem goes to `issue`; nil without an identifier or title.
     public static func read(_ a: JSONValue, at: String, names: [String: String] = [:],
-                            issue: (ConfigIssue.Severity, String, String) -> Void) -> NotificationAction? {
+                            issue: (Diagnostic.Severity, String, String) -> Void) -> NotificationAction? {
         guard case .object(let members) = a else { issue(.error, at, "expected an object, got \(a.typeName)"); return nil }
         func name(_ field: String) -> String { names[field] ?? field }
         let known = Set(fieldNames.map(name))

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Rendering
 import ServiceStage
 import Typography
@@ -102,7 +103,9 @@ public struct GalleryRun {
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
-        report.projectIssues = Validator(templates: templates).projectFindings(project).map(\.description)
+        let findings = Validator(templates: templates).projectFindings(project)
+        report.projectIssues = findings.map(\.printed)
+        report.projectDiagnostics = findings
         report.summarize()
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
         try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))

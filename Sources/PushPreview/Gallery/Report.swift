@@ -1,4 +1,5 @@
 import ContentStage
+import Diagnostics
 import Foundation
 
 /// `Output/report.json`: every input of a gallery run and its outcome (README, "report.json").
@@ -17,6 +18,9 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     public var summary: Summary
     /// The project's own errors and warnings ("error: …", "warning: …"), once for the run.
     public var projectIssues: [String]? = nil
+    /// The same findings as records (severity, code, file, line, column, keyPath, message,
+    /// category, locale): what `validate --json` prints for the project.
+    public var projectDiagnostics: [Diagnostic]? = nil
     public var inputs: [Input]
 
     public struct Summary: Codable, Sendable, Equatable {

@@ -37,7 +37,7 @@ public struct Localizer: Sendable {
                     let catalog = try StringCatalog([UInt8](data), file: file.path)
                     let table = String(name.dropLast(10))
                     if let known = catalogs[table] { catalogs[table] = known.merging(catalog) } else { catalogs[table] = catalog }
-                    problems += catalog.problems
+                    problems += catalog.problems.map(\.description)
                 } catch { problems.append("\(error)") }
             }
         }
@@ -61,7 +61,7 @@ public struct Localizer: Sendable {
                     } else {
                         do {
                             let (entries, found) = try StringsDict.parse([UInt8](data), file: file.path)
-                            problems += found
+                            problems += found.map(\.description)
                             // A stringsdict entry wins over the same key in the .strings file.
                             for (key, entry) in entries { own[String(name.dropLast(12)), default: [:]][key] = entry }
                         } catch { problems.append("\(error)") }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Checked
 import Payload
 
@@ -30,7 +31,7 @@ public struct StringCatalog: Sendable {
     public var sourceLanguage: String
     /// key → language → entry
     public var strings: [String: [String: LocalizedEntry]]
-    public var problems: [String] = []
+    public var problems: [Diagnostic] = []
 
     /// This catalog with `other`'s keys and languages added where this one has none (two
     /// folders of an app with a catalog of the same name: the first folder's wins).
@@ -71,7 +72,7 @@ public struct StringCatalog: Sendable {
                     }
                     entries[language] = entry
                 } catch let error as Unreadable {
-                    problems.append("\(file): \(error.at): \(error.form) is not read; the key falls back to other languages")
+                    problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: error.at, "\(error.form) is not read; the key falls back to other languages"))
                 } catch {}
             }
             strings[key] = entries
@@ -98,20 +99,20 @@ public struct StringCatalog: Sendable {
 /// `TABLE.stringsdict`: a property list of keys, each an `NSStringLocalizedFormatKey` whose
 /// `%#@name@` variables are plural rules (`NSStringPluralRuleType`) on their own argument.
 public enum StringsDict {
-    public static func parse(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> (entries: [String: LocalizedEntry], problems: [String]) {
+    public static func parse(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> (entries: [String: LocalizedEntry], problems: [Diagnostic]) {
         guard let root = try PropertyList.read(bytes, file: file) as? [String: Any] else {
             throw PropertyList.ParseError(file: file, position: "line 1", message: "expected a dictionary of keys")
         }
-        var entries: [String: LocalizedEntry] = [:], problems: [String] = []
+        var entries: [String: LocalizedEntry] = [:], problems: [Diagnostic] = []
         for (key, value) in root {
             guard let dict = value as? [String: Any], let format = dict["NSStringLocalizedFormatKey"] as? String else {
-                problems.append("\(file): \(key): no NSStringLocalizedFormatKey; not read"); continue
+                problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: key, "no NSStringLocalizedFormatKey; not read")); continue
             }
             var entry = LocalizedEntry(value: .text(format))
             for (name, variable) in dict where name != "NSStringLocalizedFormatKey" {
                 guard let v = variable as? [String: Any] else { continue }
                 guard v["NSStringFormatSpecTypeKey"] as? String == "NSStringPluralRuleType" else {
-                    problems.append("\(file): \(key).\(name): \(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are")
+                    problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: "\(key).\(name)", "\(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are"))
                     continue
                 }
                 let forms = v.compactMapValues { $0 as? String }.filter { ["zero", "one", "two", "few", "many", "other"].contains($0.key) }
