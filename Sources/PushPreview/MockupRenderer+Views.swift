@@ -163,10 +163,10 @@ extension MockupRenderer {
     }
 
     /// The banner's thumbnail: the first image attachment or video poster (unless ThumbnailHidden),
-    /// clipped to its ClippingRect, at its ThumbnailTime frame, aspect-filled to 38 pt.
+    /// clipped to its ClippingRect, at its ThumbnailTime frame, aspect-filled to 32 pt.
     func thumbnail(for n: DeliveredNotification, job: Job, result: inout MockupResult) -> String? {
         guard let a = n.attachments.first, a.kind != .audio, !a.thumbnailHidden else { return nil }
-        let side = 38 * job.device.scale
+        let side = 32 * job.device.scale
         let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
         // A GIF's ThumbnailTime is a frame number; a video's poster is already the frame at its time.
         let frame = a.kind == .image ? max(0, Int(saturating: a.thumbnailTime)) : 0

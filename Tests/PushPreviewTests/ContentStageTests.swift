@@ -176,10 +176,10 @@ struct ContentStageTests {
             return try PNGCodec.decode(sha(file))
         }
         let right = try #require(try thumbnail(#", "attachment-options": {"thumbnail-clipping-rect": {"X": 0.5, "Y": 0, "Width": 0.5, "Height": 1}}"#))
-        #expect(right.width == 114 && right.pixel(x: 5, y: 57).b > 240 && right.pixel(x: 108, y: 57).b > 240)
+        #expect(right.width == 96 && right.pixel(x: 5, y: 48).b > 240 && right.pixel(x: 90, y: 48).b > 240)
         try? FileManager.default.removeItem(at: f.folder.appendingPathComponent("Output"))
         let whole = try #require(try thumbnail(""))
-        #expect(whole.pixel(x: 5, y: 57).r > 240 && whole.pixel(x: 108, y: 57).b > 240)
+        #expect(whole.pixel(x: 5, y: 48).r > 240 && whole.pixel(x: 90, y: 48).b > 240)
         try? FileManager.default.removeItem(at: f.folder.appendingPathComponent("Output"))
         #expect(try thumbnail(#", "attachment-options": {"thumbnail-hidden": true}"#) == nil)
     }

@@ -132,4 +132,32 @@ struct RealProjectShapeTests {
             #expect(reply.warnings.contains { $0.contains("\"WRITE\"") }, "\(reply.warnings)")
         }
     }
+
+    /// An InfoPlist.strings with only the privacy texts (as most apps have) localizes nothing a
+    /// notification shows: a payload without loc-keys is drawn once (issue 22: 6× and 40× before).
+    /// One that translates the app's name (strings or catalog) is drawn in every locale.
+    @Test(arguments: [("\"NSCameraUsageDescription\" = \"Scan tickets\";", "strings", 1),
+                      ("\"CFBundleDisplayName\" = \"Haven\";", "strings", 2),
+                      (#"{"sourceLanguage": "en", "strings": {"NSCameraUsageDescription": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Scan"}}, "nl": {"stringUnit": {"state": "translated", "value": "Scannen"}}}}}, "version": "1.0"}"#, "xcstrings", 1),
+                      (#"{"sourceLanguage": "en", "strings": {"CFBundleDisplayName": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Harbour"}}, "nl": {"stringUnit": {"state": "translated", "value": "Haven"}}}}}, "version": "1.0"}"#, "xcstrings", 2)])
+    func drawnPerLocaleOnlyWhenLocalized(_ text: String, _ kind: String, _ drawings: Int) throws {
+        var f = Fixture()
+        f.payload = #"{"aps": {"alert": {"title": "Gate change", "body": "Departs soon"}}}"#
+        let project = try f.write()
+        if kind == "strings" {
+            for language in ["en", "nl"] {
+                let dir = project.folder.appendingPathComponent("\(language).lproj")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: dir.appendingPathComponent("InfoPlist.strings"))
+            }
+        } else {
+            try Data(text.utf8).write(to: project.folder.appendingPathComponent("InfoPlist.xcstrings"))
+        }
+        var options = RenderOptions()
+        options.locales = ["nl", "en"]
+        options.formats = ["html"]
+        options.outputFolder = project.folder.appendingPathComponent("Output")
+        let results = try makeRenderer().render(payloadFile: project.folder.appendingPathComponent("payloads/p.apns"), project: try Project(folder: project.folder), options: options)
+        #expect(results.filter { $0.view == "expanded" }.count == drawings, "\(results.map { "\($0.view) \($0.locale ?? "-")" })")
+    }
 }
