@@ -38,6 +38,10 @@ public struct Project: Sendable {
 
     public init(folder: URL) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: self.folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ProjectError(Diagnostic(.error, code: "path", file: self.folder.path, "no such project folder (pushpreview init makes one from an Xcode project)"))
+        }
         stringsFolders = [self.folder]
         localizesDisplayName = Self.namesApp(Self.stringsFiles(in: self.folder))
         let settings = self.folder.appendingPathComponent(Self.settingsFile)

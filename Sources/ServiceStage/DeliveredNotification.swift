@@ -83,7 +83,7 @@ public struct ServiceTrace: Sendable, Equatable {
     public init() {}
 
     /// The outcomes of steps that did what was asked; every other step fell back somehow.
-    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated"]
+    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated", "set"]
 
     /// Each step that fell back (a failed decrypt or download, a missing translation, no
     /// enrichment record, the time budget), as a warning every mock-up of the notification shows.

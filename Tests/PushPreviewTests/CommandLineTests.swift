@@ -26,6 +26,16 @@ struct CommandLineTests {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "run `swift build --build-tests` (make test does)")
     }
 
+    /// A project folder that is not there (init never ran, a typo) is an error, not an empty
+    /// gallery that exits 0 (issue 22's survey: "0 payloads, 0 mock-ups, 0 failed").
+    @Test func aMissingProjectIsAnError() throws {
+        let missing = temporaryFolder().appendingPathComponent("pushpreview")
+        let gallery = try run(["gallery", missing.path, "--out", temporaryFolder().appendingPathComponent("out").path])
+        #expect(gallery.status == 1 && gallery.stderr.contains("\(missing.path): no such project folder"), "\(gallery.status) \(gallery.stderr)")
+        let validate = try run(["validate", missing.path, "--json"])
+        #expect(validate.status == 1 && validate.stdout.contains(#""severity":"error""#), "\(validate.stdout)")
+    }
+
     @Test func rendersAndReportsJSON() throws {
         let out = temporaryFolder()
         let r = try run(["render", "Examples/payloads/image-gif.apns", "--out", out.path, "--json", "--appearance", "dark"])

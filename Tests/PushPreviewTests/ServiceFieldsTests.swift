@@ -46,6 +46,8 @@ struct ServiceFieldsTests {
         #expect(r.category == "photo-detail" && page.contains("VIEW-PHOTO-DETAIL") && !page.contains("VIEW-MESSAGE"), "\(r.warnings)")
         #expect(r.actions?.map(\.title) == ["Save photo"])
         #expect(r.service.steps.contains { $0.step == "set" && $0.message.contains("category = \"photo-detail\"") })
+        // A set that did what it was told is no fallback: the mock-up has nothing to warn about.
+        #expect(!r.warnings.contains { $0.contains("service stage, set") }, "\(r.warnings)")
     }
 
     /// A category `set` may change to one with localized actions is drawn in every locale, though
