@@ -150,9 +150,12 @@ final class SwiftSourceReader {
         if Self.transparentKinds.contains(node.kind), let sub = node.child("sub_expr") { return expr(sub) }
         switch node.kind {
         case "string_literal_expr": return .text(node["value"] ?? "")
-        case "integer_literal_expr": return Int(node["value"] ?? "").map(CodeValue.number) ?? .opaque(node["value"] ?? "a number")
+        // `-40` is the literal 40 marked negative.
+        case "integer_literal_expr":
+            let digits = (node["negative"] == "true" ? "-" : "") + (node["value"] ?? "")
+            return Int(digits).map(CodeValue.number) ?? .opaque(digits.isEmpty ? "a number" : digits)
         // Its digits: a size's height may be one (`180.5`).
-        case "float_literal_expr": return .opaque(node["value"] ?? "a number")
+        case "float_literal_expr": return .opaque((node["negative"] == "true" ? "-" : "") + (node["value"] ?? "a number"))
         case "nil_literal_expr": return .null
         case "interpolated_string_literal_expr":
             // Its segments are `appendLiteral` and `appendInterpolation` calls: "SNOOZE_\(…)".

@@ -29,15 +29,15 @@ enum StarterTemplate {
         {{! warning: the custom view is init's starter: \(extensionName) makes \(kind) \(made) }}
         <style>
           .starter { box-sizing: border-box; padding: 16px; display: flex; flex-direction: column; gap: 6px; color: var(--label);\(height) }
-          .starter-title { font: var(--font-headline); margin: 0; }
-          .starter-body { font: var(--font-body); margin: 0; }
-          .starter-field { font: var(--font-footnote); color: var(--secondary-label); margin: 0; }
+          .starter-title { font: var(--font-headline); margin: 0; flex-shrink: 0; }
+          .starter-body { font: var(--font-body); margin: 0; flex-shrink: 0; }
+          .starter-field { font: var(--font-footnote); color: var(--secondary-label); margin: 0; flex-shrink: 0; }
           .starter-key { font-weight: 600; }
-          .starter-image { display: block; width: 100%; border-radius: 8px; }
+          .starter-image { display: block; width: 100%; height: 96px; object-fit: cover; border-radius: 8px; flex-shrink: 0; }
         </style>
         <div class="starter">
 
-        """ + (readsAttachments ? "  {{#attachment}}{{#url}}<img class=\"starter-image\" src=\"{{url}}\" alt=\"\" style=\"aspect-ratio: {{width}} / {{height}}\">{{/url}}{{/attachment}}\n" : "")
+        """ + (readsAttachments ? "  {{#attachment}}{{#url}}<img class=\"starter-image\" src=\"{{url}}\" alt=\"\">{{/url}}{{/attachment}}\n" : "")
             + "  <p class=\"starter-title\">{{title}}</p>\n  <p class=\"starter-body\">{{body}}</p>\n"
             + fields.map { $0 + "\n" }.joined() + "</div>\n"
     }
