@@ -137,7 +137,7 @@ public struct ContentStage: Sendable {
             if after.hasPrefix("warning:") {
                 let text = after[after.index(after.startIndex, offsetBy: 8)..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
                 let line = source[..<open.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-                warnings.append(TemplateWarning(file: file, line: line, message: text))
+                if !text.isEmpty { warnings.append(TemplateWarning(file: file, line: line, message: text)) }
             }
             rest = after[close.upperBound...]
         }

@@ -1,3 +1,4 @@
+import ContentStage
 import Foundation
 import PushPreview
 import Testing
@@ -31,5 +32,15 @@ struct CodeViewRunTests {
         #expect(boarding.warnings.contains { $0.contains("makes a SwiftUI view in a UIHostingController at BoardingContent/BoardingViewController.swift:16") })
         let page = try String(contentsOfFile: try #require(boarding.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
         #expect(page.contains("Boarding now") && page.contains("14A"))
+    }
+
+    /// `{{! warning: … }}` lines: each at its line, its text on one line; other comments and an
+    /// unterminated one are not warnings.
+    @Test func authorWarningsInATemplate() {
+        let source = "<div>\n{{! warning: the map is\n   drawn in code }}\n{{!warning:second}}{{! a note }}\n{{! warning: cut off"
+        let warnings = ContentStage.authorWarnings(source, file: "Templates/X.html")
+        #expect(warnings.map(\.description) == ["Templates/X.html:2: the map is drawn in code", "Templates/X.html:4: second"])
+        #expect(ContentStage.authorWarnings("{{! warning:}}", file: "f").isEmpty, "nothing to say")
+        #expect(ContentStage.authorWarnings(String(repeating: "{{!", count: 10_000), file: "f").isEmpty)
     }
 }
