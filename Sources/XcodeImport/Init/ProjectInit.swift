@@ -63,7 +63,7 @@ public struct ProjectInit {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, root: app.root)
-            let (template, drawnInCode) = starterTemplate(ext, code: extensionCode, colors: colors)
+            let (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
             var written: [String] = []
             for category in categories {
                 guard Self.isFileName(category) else { problems.append("\(ext.target.name): category \"\(category)\" cannot name a template file; write Templates/… and set its template in categories.json"); continue }
@@ -71,7 +71,11 @@ public struct ProjectInit {
                 claimed.append(category)
                 written.append("Templates/\(category).html")
             }
-            if let drawnInCode, !written.isEmpty { problems.append("\(drawnInCode); \(written.joined(separator: ", ")) \(written.count == 1 ? "is a starter" : "are starters") that \(written.count == 1 ? "shows" : "show") the notification's fields, and each mock-up says so until you draw that view there") }
+            if let drawnInCode, !written.isEmpty {
+                let one = written.count == 1, files = written.joined(separator: ", ")
+                problems.append("\(drawnInCode); " + (isStarter ? "\(files) \(one ? "is a starter that shows" : "are starters that show") the notification's fields"
+                                                                  : "\(files) \(one ? "holds" : "hold") the storyboard's views only") + ", and each mock-up says so until you draw that view there")
+            }
         }
         let hasService = app.extensions.contains { !$0.isContent }
         let extensionsCode = CodeImport.read(app.extensions.flatMap(\.target.sources).compactMap { app.file($0, problems: &problems) }, root: app.root)
@@ -121,7 +125,7 @@ public struct ProjectInit {
     /// The content extension's storyboard as a template, else a starter that shows the
     /// notification's fields; and, when the view is made in code, where (for init's finding).
     /// A storyboard with outlets is kept even then, and says that code adds to it.
-    mutating func starterTemplate(_ ext: XcodeApp.Extension, code: CodeImport, colors: [String: NamedColor]) -> (html: String, drawnInCode: String?) {
+    mutating func starterTemplate(_ ext: XcodeApp.Extension, code: CodeImport, colors: [String: NamedColor]) -> (html: String, drawnInCode: String?, isStarter: Bool) {
         let view = code.codeView
         let madeInCode = view.map { !$0.madeAt.isEmpty } ?? false
         let firstSite = view?.madeAt.first.map { String($0.prefix { $0 != " " }) }
@@ -136,9 +140,9 @@ public struct ProjectInit {
                     if !madeInCode || !converted.outlets.isEmpty {
                         problems += converted.problems
                         found.append("storyboard \(relative(file)) → template, outlets: " + (converted.outlets.isEmpty ? "none" : converted.outlets.joined(separator: ", ")))
-                        guard madeInCode, let view else { return (converted.html, nil) }
+                        guard madeInCode, let view else { return (converted.html, nil, false) }
                         let note = "{{! warning: \(ext.target.name) also adds views in code at \(view.madeAt.prefix(3).joined(separator: ", ")); they are not in this template }}\n"
-                        return (note + converted.html, said.map { $0 + " beside its storyboard's outlets" })
+                        return (note + converted.html, said.map { $0 + " beside its storyboard's outlets" }, false)
                     }
                     found.append("storyboard \(relative(file)): no outlets, the view is made in code → a starter template")
                 } catch { problems.append(error.description) }
@@ -149,7 +153,7 @@ public struct ProjectInit {
         let sources = ext.target.sources.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
                                         userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
-        return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))")
+        return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
     }
 
     /// The project's regions as locale names (`pt_BR` is `pt-BR`, the old `English` is `en`),
