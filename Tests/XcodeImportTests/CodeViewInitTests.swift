@@ -185,6 +185,18 @@ struct CodeViewInitTests {
         #expect(find("[\"aps\": [) ) ) ]").count <= 1, "stray brackets end, not loop")
     }
 
+    /// Every prefix of the fixtures' literals (a file cut anywhere) reads without a trap or a hang,
+    /// and what it finds still has its "aps".
+    @Test func truncatedLiteralsAtEveryByte() throws {
+        for file in ["KestrelTests/DelayNotificationTests.swift", "KestrelTests/KSLegacyPayloadTests.m"] {
+            let bytes = [UInt8](try Data(contentsOf: Self.fixture.appendingPathComponent(file)))
+            for end in 0...bytes.count {
+                for literal in PayloadLiteral.find(in: Array(bytes[..<end])) { #expect(literal.json["aps"] != nil, "\(file) cut at \(end)") }
+            }
+            #expect(PayloadLiteral.find(in: bytes).count == 1)
+        }
+    }
+
     @Test func userInfoTypesFromTheText() {
         func type(_ key: String, _ source: String) -> UserInfoType? { UserInfoType.read(key: key, in: [Array(source.utf8)]) }
         #expect(type("n", #"let n = userInfo["n"] as? Int ?? 0"#) == .number)
