@@ -44,8 +44,8 @@ let package = Package(
         .target(name: "PushPreview", dependencies: ["Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
-        // or an XcodeGen spec's (project.yml, read with libyaml).
-        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "CXML2", "CYAML", "Checked"]),
+        // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
+        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),

@@ -41,7 +41,7 @@ enum InitCommand {
         for line in plan.found { print(line) }
         for problem in plan.problems { printError("not read: \(problem)") }
         let outcome: InitWriter.Outcome
-        do { outcome = try InitWriter.write(plan.files, into: plan.folder, force: a.flags.contains("force")) } catch {
+        do { outcome = try InitWriter.write(plan.output, into: plan.folder, force: a.flags.contains("force")) } catch {
             printError("pushpreview init: \(error)")
             return 1
         }

@@ -81,7 +81,7 @@ public struct ContentStage: Sendable {
             guard document.body.replaceChildren(ofId: "custom-view", with: custom.body.children + (overlay?.body.children ?? [])) else {
                 throw TemplateError(file: name, line: 0, message: "has no element with id=\"custom-view\" for the custom view")
             }
-            document.warnings += custom.warnings + (overlay?.warnings ?? [])
+            document.warnings += custom.warnings + Self.authorWarnings(customView.source, file: customView.file) + (overlay?.warnings ?? [])
             sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line, scope: "custom-view") }
         }
         let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
@@ -124,6 +124,24 @@ public struct ContentStage: Sendable {
         var document = Sanitizer.sanitize(try HTMLParser.parse(html, file: file), allowURL: allowURL)
         document.warnings += missing.map { TemplateWarning(file: file, line: 0, message: "reads {{\($0)}}, which \(Self.missingKeyNote)") }
         return document
+    }
+
+    /// Each `{{! warning: … }}` comment in a custom view: what its author wants every mock-up
+    /// drawn with it to say (init's starter for a view the app makes in code says where that is).
+    public static func authorWarnings(_ source: String, file: String) -> [TemplateWarning] {
+        var warnings: [TemplateWarning] = []
+        var rest = source[...]
+        while let open = rest.range(of: "{{!") {
+            let after = rest[open.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+            guard let close = after.range(of: "}}") else { break }
+            if after.hasPrefix("warning:") {
+                let text = after[after.index(after.startIndex, offsetBy: 8)..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                let line = source[..<open.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+                if !text.isEmpty { warnings.append(TemplateWarning(file: file, line: line, message: text)) }
+            }
+            rest = after[close.upperBound...]
+        }
+        return warnings
     }
 
     /// The family the chrome's text styles name: Inter stands in for SF Pro.

@@ -63,6 +63,21 @@ struct ProjectInitTests {
         #expect(forced.written == ["Templates/STORM_WARNING.html"] && forced.kept.isEmpty)
     }
 
+    /// A storyboard with outlets is still converted when the code adds views beside them, and the
+    /// template and init say where (issue 22).
+    @Test func aStoryboardWithViewsAddedInCode() throws {
+        let root = try Self.repository()
+        let code = root.appendingPathComponent("Content/NotificationViewController.swift")
+        let source = try String(contentsOf: code, encoding: .utf8)
+        try Data(source.replacingOccurrences(of: "        detailLabel.text = content.body\n", with: "        detailLabel.text = content.body\n        view.addSubview(UIView())\n").utf8).write(to: code)
+        let line = try #require(try String(contentsOf: code, encoding: .utf8).components(separatedBy: "\n").firstIndex { $0.contains("view.addSubview") }) + 1
+        let plan = try ProjectInit(path: root)
+        let template = try #require(plan.files.first { $0.path == "Templates/STORM_WARNING.html" }?.text)
+        #expect(template.hasPrefix("{{! warning: LighthouseContent also adds views in code at Content/NotificationViewController.swift:\(line) (addSubview); they are not in this template }}\n"))
+        #expect(template.contains("{{userInfo.wind}}"), "the storyboard's outlets are still bound")
+        #expect(plan.problems.contains("Content/NotificationViewController.swift:\(line): LighthouseContent makes its content view in code beside its storyboard's outlets; Templates/STORM_WARNING.html holds the storyboard's views only, and each mock-up says so until you draw that view there"), "\(plan.problems)")
+    }
+
     static func tree(_ folder: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
         let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)

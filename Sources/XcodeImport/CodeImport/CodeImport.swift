@@ -13,6 +13,16 @@ public struct CodeImport: Sendable {
     public var userInfoKeys: [String] = []
     /// Outlet → Mustache path: `"body"`, `"title"`, `"subtitle"`, `"userInfo.x"`, `"attachment.url"`.
     public var outletBindings: [String: String] = [:]
+    /// The content view the code makes (issue 22); nil when it adds no views and sets no size.
+    public var codeView: CodeMadeView?
+    /// Whether the code reads the notification's attachments.
+    public var readsAttachments = false
+    /// What each of `userInfoKeys` is read as, where the code says (by its last name for a
+    /// nested one); the others are read as strings, as far as the code shows.
+    public var userInfoTypes: [String: UserInfoType] = [:]
+    /// Whether the code downloads (`URLSession`, `Data(contentsOf:)`) and makes attachments: the
+    /// keys it reads as URLs then name media, as a service extension's `mediaKeys`.
+    public var downloadsAttachments = false
     /// `"RELATIVE/FILE.swift:LINE:COL: message"` (no position where the whole file is concerned).
     public var problems: [String] = []
 
@@ -37,11 +47,13 @@ public struct CodeImport: Sendable {
         }
         var swiftFiles: [(name: String, bytes: [UInt8])] = []
         var facts: [SourceFacts] = []
+        var sources: [[UInt8]] = []
         for url in files.sorted(by: { relative($0) < relative($1) }) {
             let name = relative(url), ext = url.pathExtension.lowercased()
             guard ["swift", "m", "mm", "h"].contains(ext) else { continue }
             guard let data = FileManager.default.contents(atPath: url.path) else { result.problems.append("\(name): cannot be read"); continue }
             guard data.count <= maxFileSize else { result.problems.append("\(name): \(data.count) bytes, over the \(maxFileSize >> 20) MB a source file may have; not read"); continue }
+            sources.append([UInt8](data))
             if ext == "swift" { swiftFiles.append((name, [UInt8](data))) } else { facts.append(ObjCSourceReader.read([UInt8](data), file: name)) }
         }
         if let swiftc {
@@ -50,6 +62,7 @@ public struct CodeImport: Sendable {
             result.problems.append("swiftc is not on PATH, and the Swift sources are read with Swift's own parser: \(swiftFiles.count) Swift files were not read (install a Swift toolchain, or put its usr/bin on PATH)")
         }
         result.build(from: facts)
+        result.readTypes(sources)
         return result
     }
 
@@ -147,8 +160,23 @@ public struct CodeImport: Sendable {
         userInfoKeys = reads.userInfoKeys(facts.flatMap(\.subscripts))
         let (bindings, bindingProblems) = reads.outletBindings(facts.flatMap(\.assignments))
         outletBindings = bindings
+        codeView = CodeMadeView.read(facts, resolver: resolver)
+        readsAttachments = facts.contains { f in f.bindings.contains { $0.value.uses("attachments") } || f.assignments.contains { $0.value.uses("attachments") } }
+        for key in Set(facts.flatMap(\.urlArguments).compactMap { reads.keyPath($0).flatMap { $0.isEmpty ? nil : $0.joined(separator: ".") } }) {
+            userInfoTypes[key] = .url
+        }
         var seen = Set<String>()
         problems = (problems + builder.problems + bindingProblems).filter { seen.insert($0).inserted }
+    }
+
+    static let downloadWords = ["URLSession", "NSURLSession", "downloadTask", "dataTask", "contentsOf", "dataWithContentsOfURL", "downloadTaskWithURL", "dataTaskWithURL"]
+
+    /// The types the text says the keys are read as, and whether the code downloads attachments.
+    private mutating func readTypes(_ sources: [[UInt8]]) {
+        for key in userInfoKeys where userInfoTypes[key] == nil {
+            if let type = UserInfoType.read(key: String(key.split(separator: ".").last ?? ""), in: sources) { userInfoTypes[key] = type }
+        }
+        downloadsAttachments = sources.contains { $0.contains(word: "UNNotificationAttachment") } && sources.contains { s in Self.downloadWords.contains { s.contains(word: $0) } }
     }
 
     /// One category made in two places: the first's fields, the actions of both (by identifier),

@@ -38,4 +38,15 @@ extension [UInt8] {
         }
         return false
     }
+
+    /// The index where `needle` next occurs at or after `from`.
+    func firstRange(of needle: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, count >= needle.count, from <= count - needle.count else { return nil }
+        var i = from
+        while i <= count - needle.count {
+            if self[i] == needle[0], self[i..<i + needle.count].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
 }

@@ -33,7 +33,16 @@ struct SourceFacts: Sendable {
     /// Types declared (`enum ActionID`, `struct Ids`, `@interface Foo`), for finding the files
     /// that define a name another file uses.
     var declaredNames: Set<String> = []
+    /// Where the content view is made in code: a view added, constraints activated, a hosting
+    /// controller made (issue 22), each with what is done there.
+    var viewSites: [(what: String, site: CodeSite)] = []
+    /// What is handed to `URL(string:)` / `[NSURL URLWithString:]`, or to a function whose name
+    /// says it takes a URL or downloads (`loadAttachmentForUrlString:`): the keys read as URLs.
+    var urlArguments: [CodeValue] = []
     var problems: [String] = []
+
+    /// The calls that make a view in code.
+    static let viewMakers: Set<String> = ["addSubview", "addArrangedSubview", "insertSubview", "activateConstraints", "UIHostingController", "addChild", "addChildViewController"]
 
     /// Records what `value` holds: the calls and subscripts anywhere inside it. Closures are not
     /// entered: their statements are recorded by the reader as it reads them.
@@ -43,11 +52,15 @@ struct SourceFacts: Sendable {
             switch call.name {
             case "UNNotificationCategory": constructions.append(call)
             case "setNotificationCategories": registrations.append(call)
+            case let name? where Self.viewMakers.contains(name): viewSites.append((name, call.site))
+            case "activate" where call.callee.namePath?.path.first == "NSLayoutConstraint": viewSites.append(("NSLayoutConstraint.activate", call.site))
+            case let name? where ["URL", "NSURL"].contains(name) && call.labels.first == "string": urlArguments.append(call.arguments[0])
             case "append", "insert", "addObject", "formUnion", "addObjectsFromArray":
                 if case .member(let list, _) = call.callee, let element = call.arguments.first {
                     let isList = call.labels.first == "contentsOf" || call.name == "formUnion" || call.name == "addObjectsFromArray"
                     appends.append(Append(list: list, element: element, isList: isList))
                 }
+            case let name? where ["url", "download"].contains(where: name.lowercased().contains): urlArguments += call.arguments
             default: break
             }
             collect(call.callee)

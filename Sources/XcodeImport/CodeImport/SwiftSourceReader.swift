@@ -67,7 +67,10 @@ final class SwiftSourceReader {
             facts.declaredNames.insert(name)
             for accessor in node.children("accessors") {
                 let result = body(accessor.child("body"), scope: name)
-                if accessor["get"] == "true", let result { facts.bindings.append(.init(path: scope + [name], value: result)) }
+                if accessor["get"] == "true", let result {
+                    facts.bindings.append(.init(path: scope + [name], value: result))
+                    if name == "preferredContentSize" { facts.assignments.append(.init(target: .name(name, scope: scope), value: result, site: anchor(name))) }
+                }
             }
         case "func_decl", "constructor_decl", "destructor_decl", "subscript_decl", "accessor_decl":
             let name = node.declName ?? node.kind
@@ -147,7 +150,12 @@ final class SwiftSourceReader {
         if Self.transparentKinds.contains(node.kind), let sub = node.child("sub_expr") { return expr(sub) }
         switch node.kind {
         case "string_literal_expr": return .text(node["value"] ?? "")
-        case "integer_literal_expr": return Int(node["value"] ?? "").map(CodeValue.number) ?? .opaque(node["value"] ?? "a number")
+        // `-40` is the literal 40 marked negative.
+        case "integer_literal_expr":
+            let digits = (node["negative"] == "true" ? "-" : "") + (node["value"] ?? "")
+            return Int(digits).map(CodeValue.number) ?? .opaque(digits.isEmpty ? "a number" : digits)
+        // Its digits: a size's height may be one (`180.5`).
+        case "float_literal_expr": return .opaque((node["negative"] == "true" ? "-" : "") + (node["value"] ?? "a number"))
         case "nil_literal_expr": return .null
         case "interpolated_string_literal_expr":
             // Its segments are `appendLiteral` and `appendInterpolation` calls: "SNOOZE_\(…)".
@@ -235,7 +243,9 @@ final class SwiftSourceReader {
             let value = sequence(Array(parts[2...]))
             facts.collectAssigned(target)
             facts.collect(value)
-            if case .name(let name, _) = target { facts.bindings.append(.init(path: scope + [name], value: value)) } else { facts.assignments.append(.init(target: target, value: value, site: site)) }
+            if case .name(let name, _) = target { facts.bindings.append(.init(path: scope + [name], value: value)) }
+            // A name too: `preferredContentSize = …` in a view controller is its own property's.
+            facts.assignments.append(.init(target: target, value: value, site: site))
             return .opaque("an assignment")
         }
         let operators = stride(from: 1, to: parts.count, by: 2).map { parts[$0] }

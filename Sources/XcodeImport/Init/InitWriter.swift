@@ -18,6 +18,11 @@ public enum InitWriter {
     }
 
     public static func write(_ files: [(path: String, text: String)], into folder: URL, force: Bool) throws(XcodeProject.ReadError) -> Outcome {
+        try write(files.map { ($0.path, Array($0.text.utf8)) }, into: folder, force: force)
+    }
+
+    /// Text and binary files alike (a sample image).
+    public static func write(_ files: [(path: String, bytes: [UInt8])], into folder: URL, force: Bool) throws(XcodeProject.ReadError) -> Outcome {
         let fm = FileManager.default
         let manifestFile = folder.appendingPathComponent(manifestName)
         var manifest: [String: String] = [:]
@@ -26,9 +31,8 @@ public enum InitWriter {
         }
         var outcome = Outcome()
         var record = manifest
-        for (path, text) in files {
+        for (path, bytes) in files {
             let file = folder.appendingPathComponent(path)
-            let bytes = Array(text.utf8)
             let current = fm.contents(atPath: file.path).map { [UInt8]($0) }
             if current == bytes {
                 outcome.unchanged.append(path)
@@ -53,6 +57,10 @@ public enum InitWriter {
         return outcome
     }
 
-    /// Enough to tell whether a file is still init's own.
-    static func digest(_ bytes: [UInt8]) -> String { contentKey(String(decoding: bytes, as: UTF8.self)) }
+    /// Enough to tell whether a file is still init's own; bytes that are not UTF-8 (an image) by their hex.
+    static func digest(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return contentKey(text) }
+        let hex = Array("0123456789abcdef".utf8)
+        return contentKey(String(decoding: bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self))
+    }
 }

@@ -11,6 +11,10 @@ public struct ProjectInit {
     public var folder: URL
     /// Path relative to `folder` → contents, sorted by path.
     public var files: [(path: String, text: String)] = []
+    /// Files that are not text (the sample image), sorted by path.
+    public var media: [(path: String, bytes: [UInt8])] = []
+    /// Everything init writes, sorted by path.
+    public var output: [(path: String, bytes: [UInt8])] { (files.map { ($0.path, Array($0.text.utf8)) } + media).sorted { $0.path < $1.path } }
     /// What was found, a line each, for the person running init.
     public var found: [String] = []
     /// What could not be read or resolved, each with its file (and line, where there is one).
@@ -47,9 +51,6 @@ public struct ProjectInit {
         for category in code.categories {
             found.append("category \(category.identifier): " + (category.actions.isEmpty ? "no actions" : category.actions.map(\.identifier).joined(separator: ", ")) + " (\(category.sites.joined(separator: ", ")))")
         }
-        var settings: [(key: String, value: JSONValue)] = [("xcode", .string(relative(project.bundle, from: self.folder)))]
-        if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
-        files.append(("pushpreview.json", JSONValue.object(settings).pretty))
         if !code.categories.isEmpty { files.append(("categories.json", code.categoriesJSON())) }
 
         // A template per category a content extension claims; a payload per category.
@@ -62,80 +63,97 @@ public struct ProjectInit {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, root: app.root)
-            let template = starterTemplate(ext, bindings: extensionCode.outletBindings, colors: colors)
+            let (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
+            var written: [String] = []
             for category in categories {
                 guard Self.isFileName(category) else { problems.append("\(ext.target.name): category \"\(category)\" cannot name a template file; write Templates/… and set its template in categories.json"); continue }
                 files.append(("Templates/\(category).html", template))
                 claimed.append(category)
+                written.append("Templates/\(category).html")
+            }
+            if let drawnInCode, !written.isEmpty {
+                let one = written.count == 1, files = written.joined(separator: ", ")
+                problems.append("\(drawnInCode); " + (isStarter ? "\(files) \(one ? "is a starter that shows" : "are starters that show") the notification's fields"
+                                                                  : "\(files) \(one ? "holds" : "hold") the storyboard's views only") + ", and each mock-up says so until you draw that view there")
             }
         }
         let hasService = app.extensions.contains { !$0.isContent }
-        let userInfoKeys = CodeImport.read(app.extensions.flatMap(\.target.sources).compactMap { app.file($0, problems: &problems) }, root: app.root).userInfoKeys
-        if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.joined(separator: ", ")) }
+        let extensionsCode = CodeImport.read(app.extensions.flatMap(\.target.sources).compactMap { app.file($0, problems: &problems) }, root: app.root)
+        let userInfoKeys = extensionsCode.userInfoKeys
+        if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.map { k in extensionsCode.userInfoTypes[k].map { "\(k) (\($0.rawValue))" } ?? k }.joined(separator: ", ")) }
+        // A service extension that downloads and attaches: the keys it makes URLs of are its media.
+        var mediaKeys: [String] = []
+        for ext in app.extensions where !ext.isContent {
+            let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, root: app.root)
+            guard serviceCode.downloadsAttachments else { continue }
+            mediaKeys += serviceCode.userInfoTypes.filter { $0.value == .url }.map(\.key).filter { !mediaKeys.contains($0) }
+        }
+        mediaKeys.sort()
+        if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
+
+        var settings: [(key: String, value: JSONValue)] = [("xcode", .string(relative(project.bundle, from: self.folder)))]
+        if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
+        if !mediaKeys.isEmpty { settings.append(("mediaKeys", .array(mediaKeys.map(JSONValue.string)))) }
+        files.append(("pushpreview.json", JSONValue.object(settings).pretty))
+
+        // The repository's own payloads first; a sample only for a category none of them shows.
+        let tests = project.targets.filter { $0.productType.contains("unit-test") || $0.productType.contains("ui-testing") }
+        let repository = RepositoryPayloads(root: app.root, skipping: self.folder, testSources: tests.flatMap(\.sources).compactMap { app.file($0, problems: &problems) })
+        problems += repository.problems
+        var shown = Set<String?>()
+        for payload in repository.found {
+            files.append(("payloads/\(payload.name).apns", payload.json.pretty))
+            shown.insert(payload.category)
+            found.append("payload payloads/\(payload.name).apns ← " + payload.sources.joined(separator: ", "))
+        }
         var seen = Set<String>()
         let categories = (code.categories.map(\.identifier) + claimed).filter { seen.insert($0).inserted && Self.isFileName($0) }.sorted()
-        for category in categories.isEmpty ? [nil] : categories.map(Optional.some) {
-            files.append(("payloads/\(category ?? "sample").apns", Self.samplePayload(category: category, appName: app.displayName ?? project.name,
-                                                                                        mutable: hasService, userInfoKeys: userInfoKeys)))
+        let types = extensionsCode.userInfoTypes.merging(mediaKeys.map { ($0, UserInfoType.url) }) { $1 }
+        var samples = 0
+        for category in categories.isEmpty ? [nil] : categories.map(Optional.some) where !shown.contains(category) {
+            var name = "payloads/\(category ?? "sample").apns"
+            if files.contains(where: { $0.path.lowercased() == name.lowercased() }) { name = "payloads/\(category ?? "sample")-sample.apns" }
+            files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService, userInfoKeys: userInfoKeys, types: types)))
+            samples += 1
+        }
+        if samples > 0, userInfoKeys.contains(where: { types[$0] == .url }) {
+            do { media.append((SamplePayload.imagePath, try SamplePayload.image())) } catch { problems.append("\(SamplePayload.imagePath): cannot be drawn: \(error)") }
         }
         files.sort { $0.path < $1.path }
     }
 
-    /// The content extension's storyboard as a template, else a starter that says the view is
-    /// drawn in code.
-    mutating func starterTemplate(_ ext: XcodeApp.Extension, bindings: [String: String], colors: [String: NamedColor]) -> String {
+    /// The content extension's storyboard as a template, else a starter that shows the
+    /// notification's fields; and, when the view is made in code, where (for init's finding).
+    /// A storyboard with outlets is kept even then, and says that code adds to it.
+    mutating func starterTemplate(_ ext: XcodeApp.Extension, code: CodeImport, colors: [String: NamedColor]) -> (html: String, drawnInCode: String?, isStarter: Bool) {
+        let view = code.codeView
+        let madeInCode = view.map { !$0.madeAt.isEmpty } ?? false
+        let firstSite = view?.madeAt.first.map { String($0.prefix { $0 != " " }) }
+        let said = firstSite.map { "\($0): \(ext.target.name) makes its content view in code" + (view?.hostsSwiftUI == true ? " (a SwiftUI view in a UIHostingController)" : "") }
         let storyboardName = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionMainStoryboard"] as? String
         if let storyboardName {
             let candidates = ext.target.resources.filter { $0.hasSuffix("/\(storyboardName).storyboard") || $0 == "\(storyboardName).storyboard" }
             // The Base localization first, as the storyboard's layout lives there.
             if let path = candidates.first(where: { $0.contains("Base.lproj/") }) ?? candidates.first, let file = app.file(path, problems: &problems) {
                 do {
-                    let converted = try StoryboardTemplate.convert(file, bindings: bindings, colors: colors)
-                    problems += converted.problems
-                    found.append("storyboard \(relative(file)) → template, outlets: " + (converted.outlets.isEmpty ? "none" : converted.outlets.joined(separator: ", ")))
-                    return converted.html
+                    let converted = try StoryboardTemplate.convert(file, bindings: code.outletBindings, colors: colors)
+                    if !madeInCode || !converted.outlets.isEmpty {
+                        problems += converted.problems
+                        found.append("storyboard \(relative(file)) → template, outlets: " + (converted.outlets.isEmpty ? "none" : converted.outlets.joined(separator: ", ")))
+                        guard madeInCode, let view else { return (converted.html, nil, false) }
+                        let note = "{{! warning: \(ext.target.name) also adds views in code at \(view.madeAt.prefix(3).joined(separator: ", ")); they are not in this template }}\n"
+                        return (note + converted.html, said.map { $0 + " beside its storyboard's outlets" }, false)
+                    }
+                    found.append("storyboard \(relative(file)): no outlets, the view is made in code → a starter template")
                 } catch { problems.append(error.description) }
             } else {
                 problems.append("\(ext.target.name): NSExtensionMainStoryboard is \(storyboardName), which is not among its resources; a starter template is written")
             }
         }
         let sources = ext.target.sources.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }
-        return """
-        {{! \(ext.target.name) draws its view in code (\(sources.joined(separator: ", "))).
-            A starter: make it look like that view, with Mustache over the notification —
-            title, subtitle, body, userInfo.KEY, attachment.url (each in double braces). }}
-        <style>
-          .starter { padding: 16px; display: flex; flex-direction: column; gap: 6px; color: var(--label); }
-          .starter-title { font: var(--font-headline); margin: 0; }
-          .starter-body { font: var(--font-body); margin: 0; }
-          .starter-image { display: block; width: 100%; border-radius: 8px; }
-        </style>
-        <div class="starter">
-          {{#attachment}}{{#url}}<img class="starter-image" src="{{url}}" alt="" style="aspect-ratio: {{width}} / {{height}}">{{/url}}{{/attachment}}
-          <p class="starter-title">{{title}}</p>
-          <p class="starter-body">{{body}}</p>
-        </div>
-
-        """
-    }
-
-    /// A sample of `category` (nil: the app's plain notification) with the keys its extensions read.
-    static func samplePayload(category: String?, appName: String, mutable: Bool, userInfoKeys: [String]) -> String {
-        var aps: [(key: String, value: JSONValue)] = [("alert", .object([("title", .string(appName)),
-                                                                          ("body", .string("A sample \(category.map { "\($0) " } ?? "")notification: edit this payload to show your own."))]))]
-        if let category { aps.append(("category", .string(category))) }
-        if mutable { aps.append(("mutable-content", .number(1))) }
-        aps.append(("sound", .string("default")))
-        // a.b.c → {"a": {"b": {"c": "sample c"}}}, keys sharing a prefix in one object.
-        func members(_ paths: [[String]]) -> [(key: String, value: JSONValue)] {
-            let groups = Dictionary(grouping: paths.filter { !$0.isEmpty }, by: { $0[0] })
-            return groups.keys.sorted().map { key in
-                let rest = groups[key]!.map { Array($0.dropFirst()) }.filter { !$0.isEmpty }
-                return (key, rest.isEmpty ? .string("sample \(key)") : .object(members(rest)))
-            }
-        }
-        let custom = members(userInfoKeys.filter { $0 != "aps" && !$0.hasPrefix("aps.") }.map { $0.split(separator: ".").map(String.init) })
-        return JSONValue.object([("aps", .object(aps))] + custom).pretty
+        let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
+                                        userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
+        return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
     }
 
     /// The project's regions as locale names (`pt_BR` is `pt-BR`, the old `English` is `en`),

@@ -1,0 +1,5 @@
+#import <UIKit/UIKit.h>
+#import <UserNotificationsUI/UserNotificationsUI.h>
+
+@interface KSGateViewController : UIViewController <UNNotificationContentExtension>
+@end
