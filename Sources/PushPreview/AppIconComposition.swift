@@ -20,12 +20,20 @@ public enum AppIconComposition {
         var composed: [Appearance: [UInt8]] = [:]
         var said = Set(problems)
         func problem(_ text: String) { if said.insert(text).inserted { problems.append(text) } }
+        // A layer file both appearances show is decoded once (a 1024 px PNG is most of the time).
+        var decoded: [String: LayerStack.Content?] = [:]
+        func cached(_ layer: IconComposerIcon.Layer) -> LayerStack.Content? {
+            if let known = decoded[layer.image.path] { return known }
+            let c = content(of: layer, icon: icon, problem: problem)
+            decoded[layer.image.path] = .some(c)
+            return c
+        }
         for (appearance, kind) in [(Appearance.light, IconComposerIcon.Appearance.light), (.dark, .dark)] {
             let rendition = icon.rendition(kind)
             rendition.problems.forEach(problem)
             let groups = rendition.groups.map { group in
                 LayerStack.Group(opacity: group.opacity, blendMode: group.blendMode, layers: group.layers.compactMap { layer -> LayerStack.Layer? in
-                    guard let content = content(of: layer, icon: icon, problem: problem) else { return nil }
+                    guard let content = cached(layer) else { return nil }
                     return LayerStack.Layer(content: content, offset: (layer.offset.x, layer.offset.y), scale: layer.scale, opacity: layer.opacity,
                                             tint: paint(layer.fill), blendMode: layer.blendMode)
                 })
