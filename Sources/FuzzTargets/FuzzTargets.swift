@@ -16,7 +16,7 @@ public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "json": json, "payload": payload, "plist": plist, "strings": strings, "mustache": mustache,
         "css": css, "html": html, "layout": layout, "image": image, "media": media,
-        "yaml": yaml, "storyboard": storyboard, "objc": objc,
+        "yaml": yaml, "storyboard": storyboard, "objc": objc, "assets": assets,
     ]
 
     /// The importers read files: each input is written to this process's own scratch file.
@@ -32,6 +32,28 @@ public enum FuzzTargets {
     public static func yaml(_ bytes: [UInt8]) {
         _ = try? YAMLReader.parse(bytes, file: "project.yml")
         _ = try? XcodeProject(xcodeGenSpec: scratch(bytes, "project.yml"))
+    }
+
+    /// Any bytes as an app icon set's Contents.json and as an Icon Composer icon's icon.json (its
+    /// layers a PNG and an SVG beside it), each appearance read.
+    public static func assets(_ bytes: [UInt8]) {
+        let root = scratch([], "assets").deletingLastPathComponent()
+        let catalog = root.appendingPathComponent("Assets.xcassets"), bundle = root.appendingPathComponent("AppIcon.icon")
+        let folder = catalog.appendingPathComponent("AppIcon.appiconset")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: bundle.appendingPathComponent("Assets"), withIntermediateDirectories: true)
+        for name in ["Icon.png", "Dark.png"] where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            try? Data([137, 80, 78, 71, 13, 10, 26, 10]).write(to: folder.appendingPathComponent(name))
+        }
+        for name in ["Front.svg", "Back.png"] { try? Data("<svg width=\"10\" height=\"10\"/>".utf8).write(to: bundle.appendingPathComponent("Assets/" + name)) }
+        try? Data(bytes).write(to: folder.appendingPathComponent("Contents.json"))
+        try? Data(bytes).write(to: bundle.appendingPathComponent("icon.json"))
+        var problems: [String] = []
+        _ = try? AppIconSet.read(catalog: catalog, name: "AppIcon", problems: &problems)
+        if let icon = try? IconComposerIcon.read(bundle: bundle) {
+            for appearance in IconComposerIcon.Appearance.allCases { _ = icon.rendition(appearance) }
+            _ = icon.inputs
+        }
     }
 
     /// Any bytes as a content extension's storyboard, converted to a template.

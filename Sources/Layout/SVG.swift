@@ -147,3 +147,28 @@ enum SVGReader {
          a[0] * b[4] + a[2] * b[5] + a[4], a[1] * b[4] + a[3] * b[5] + a[5]]
     }
 }
+
+extension SceneVector {
+    /// An SVG file (an icon's layer) as a vector of its own size: `width`/`height` in points,
+    /// else the viewBox's, else 300x150 (SVG 2 §8.2). Parsed as templates are (libxml2, network
+    /// off, the same size and depth limits); no `<svg>` element is an error.
+    public static func document(_ text: String, file: String) throws(TemplateError) -> SceneVector {
+        let body = try HTMLParser.parse(text, file: file).body
+        func find(_ e: Element) -> Element? {
+            if e.tag == "svg" { return e }
+            for case .element(let child) in e.children { if let hit = find(child) { return hit } }
+            return nil
+        }
+        guard let svg = find(body) else { throw TemplateError(file: file, line: 0, message: "no <svg> element") }
+        let box = SVGReader.viewBox(svg)
+        func length(_ name: String) -> Double? {
+            guard let v = svg[attribute: name]?.trimmed, !v.hasSuffix("%"), let n = Double(decimal: v.replacing("px", with: "")), n > 0 else { return nil }
+            return n.clampedLength
+        }
+        let w = length("width") ?? box?.width ?? 300, h = length("height") ?? box?.height ?? 150
+        var shapes: [VectorShape] = []
+        let start = SVGReader.Presentation(fill: .black, stroke: nil, color: .black)
+        SVGReader.walk(svg, start.applying(svg), SVGReader.identity, &shapes)
+        return SceneVector(frame: Rect(x: 0, y: 0, width: w, height: h), viewBox: box, shapes: shapes)
+    }
+}

@@ -43,11 +43,12 @@ extension MockupRenderer {
         }
         // The app icon for the appearance (a dark one where the icon set has it).
         if let problem = job.project.appIconProblem { result.warnings.append(problem.description) }
-        if let url = job.project.appIcon?.file(for: job.appearance) {
-            if let data = FileManager.default.contents(atPath: url.path) {
-                let src = Self.appIconSource + url.pathExtension.lowercased()
+        if let icon = job.project.appIcon {
+            let url = icon.file(for: job.appearance)
+            if let image = icon.image(for: job.appearance) {
+                let src = Self.appIconSource + image.extension
                 do {
-                    try images.register(src, bytes: [UInt8](data), fileName: src, identity: url.path)
+                    try images.register(src, bytes: image.bytes, fileName: src, identity: image.identity)
                     iconSource = src
                 } catch { result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder") }
             } else { result.warnings.append("\(url.path): app icon not found; drawing the placeholder") }

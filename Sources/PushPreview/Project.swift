@@ -104,12 +104,15 @@ public struct Project: Sendable {
         if !nameSet, let name = app.displayName { appName = name }
         if appIcon == nil, appIconProblem == nil {
             var iconProblems: [String] = []
-            if let set = app.appIcon(problems: &iconProblems), let light = set.light ?? set.dark {
-                appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted)
+            switch app.appIcon(problems: &iconProblems) {
+            case .set(let set)?: if let light = set.light ?? set.dark { appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted) }
+            case .composer(let icon)?: appIcon = AppIconComposition.files(icon, problems: &iconProblems)
+            case nil: break
             }
+            // Problems with an icon that is still drawn (a layer it could not draw) are no placeholder.
             appIconProblem = iconProblems.first.map {
-                var d = Diagnostic(located: $0, code: "icon.placeholder")
-                d.message = (iconProblems.count > 1 ? iconProblems.joined(separator: "; ") : d.message) + "; drawing the placeholder"
+                var d = Diagnostic(located: $0, code: appIcon == nil ? "icon.placeholder" : "icon")
+                d.message = (iconProblems.count > 1 ? iconProblems.joined(separator: "; ") : d.message) + (appIcon == nil ? "; drawing the placeholder" : "")
                 return d
             }
         }
@@ -120,7 +123,7 @@ public struct Project: Sendable {
         warnings += problems.map { Diagnostic(located: $0) }
         let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
             .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
-        let icons = [appIcon?.light, appIcon?.dark, appIcon?.tinted].compactMap { $0 }
+        let icons = appIcon?.inputs ?? []
         xcodeInputs = (app.project.definitionFiles + plists + icons + fonts + strings).sorted { $0.path < $1.path }
         return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
     }
@@ -200,14 +203,35 @@ public struct Project: Sendable {
     }
 }
 
-/// An app icon's image per appearance (the Xcode 14 set's `dark` and `tinted`, when it has them).
+/// An app icon's image per appearance (the Xcode 14 set's `dark` and `tinted`, when it has them),
+/// or an Icon Composer icon's pictures, composed from its layers when the project is read.
 public struct AppIconFiles: Sendable, Equatable {
+    /// The image, or the Icon Composer icon's `icon.json`.
     public var light: URL
     public var dark: URL?
     public var tinted: URL?
-    public init(light: URL, dark: URL? = nil, tinted: URL? = nil) { self.light = light; self.dark = dark; self.tinted = tinted }
+    /// The composed pictures (PNG) by appearance.
+    public var composed: [Appearance: [UInt8]] = [:]
+    /// Every file the icon is made of.
+    public var inputs: [URL]
+    public init(light: URL, dark: URL? = nil, tinted: URL? = nil) {
+        self.light = light; self.dark = dark; self.tinted = tinted
+        inputs = [light, dark, tinted].compactMap { $0 }
+    }
+    public init(light: URL, composed: [Appearance: [UInt8]], inputs: [URL]) { self.light = light; self.composed = composed; self.inputs = inputs }
 
     public func file(for appearance: Appearance) -> URL { appearance == .dark ? dark ?? light : light }
+
+    /// What a page shows for `appearance`: the bytes, their file extension, and the identity they
+    /// are stored under (a composed picture's names its appearance); nil when the file is gone.
+    public func image(for appearance: Appearance) -> (bytes: [UInt8], extension: String, identity: String)? {
+        if let png = composed[appearance] ?? composed[.light] {
+            let shown: Appearance = composed[appearance] == nil ? .light : appearance
+            return (png, "png", "\(light.path)#\(shown.rawValue)")
+        }
+        let url = file(for: appearance)
+        return FileManager.default.contents(atPath: url.path).map { ([UInt8]($0), url.pathExtension.lowercased(), url.path) }
+    }
 }
 
 /// Why a project cannot be read at all (its settings file broken, its Xcode app not found).

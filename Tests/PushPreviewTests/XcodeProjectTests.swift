@@ -163,43 +163,4 @@ struct XcodeProjectTests {
         #expect(XcodeDiscovery.extensionPoint(of: ext, in: project, problems: &problems) == nil)
         #expect(problems.contains { $0.contains("INFOPLIST_FILE does not exist") })
     }
-
-    /// Both kinds of app icon set, in the shapes Xcode writes: the single 1024 pt image with dark
-    /// and tinted appearances, and the legacy set of sizes (its largest iPhone image); hostile ones.
-    @Test func appIconSets() throws {
-        let catalog = temporaryFolder("assets").appendingPathComponent("Assets.xcassets")
-        func set(_ name: String, _ json: String) throws {
-            let folder = catalog.appendingPathComponent("\(name).appiconset")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(json.utf8).write(to: folder.appendingPathComponent("Contents.json"))
-        }
-        try set("AppIcon", #"""
-        {
-          "images" : [
-            { "filename" : "Icon.png", "idiom" : "universal", "platform" : "ios", "size" : "1024x1024" },
-            { "appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ], "filename" : "IconDark.png", "idiom" : "universal", "platform" : "ios", "size" : "1024x1024" },
-            { "appearances" : [ { "appearance" : "luminosity", "value" : "tinted" } ], "filename" : "IconTinted.png", "idiom" : "universal", "platform" : "ios", "size" : "1024x1024" }
-          ],
-          "info" : { "author" : "xcode", "version" : 1 }
-        }
-        """#)
-        try set("Legacy", #"""
-        {"images":[{"idiom":"iphone","size":"20x20","scale":"2x","filename":"Icon-40.png"},{"idiom":"iphone","size":"60x60","scale":"3x","filename":"Icon-180.png"},
-        {"idiom":"ipad","size":"83.5x83.5","scale":"2x","filename":"Icon-167.png"},{"idiom":"ios-marketing","size":"1024x1024","scale":"1x"},
-        {"idiom":"watch","size":"1024x1024","scale":"1x","filename":"Watch.png"}],"info":{"version":1,"author":"xcode"}}
-        """#)
-        let modern = try #require(try AppIconSet.read(catalog: catalog, name: "AppIcon"))
-        #expect(modern.light?.lastPathComponent == "Icon.png" && modern.dark?.lastPathComponent == "IconDark.png" && modern.tinted?.lastPathComponent == "IconTinted.png")
-        let legacy = try #require(try AppIconSet.read(catalog: catalog, name: "Legacy"))
-        #expect(legacy.light?.lastPathComponent == "Icon-180.png" && legacy.dark == nil && legacy.tinted == nil)
-        #expect(try AppIconSet.read(catalog: catalog, name: "Missing") == nil)
-        for (json, says) in [(#"{"images": [{"filename": "../../secret.png", "size": "1024x1024"}]}"#, "is not a file in the set"),
-                             (#"{"images": {"filename": "a.png"}}"#, "expected an array"), (#"{"images": [ {"filename": "#, "Contents.json")] {
-            try set("Bad", json)
-            do {
-                _ = try AppIconSet.read(catalog: catalog, name: "Bad")
-                Issue.record("\(json) was read")
-            } catch { #expect("\(error)".contains(says) && "\(error)".contains("Bad.appiconset"), "\(error)") }
-        }
-    }
 }

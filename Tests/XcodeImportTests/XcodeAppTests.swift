@@ -33,7 +33,7 @@ struct XcodeAppTests {
         #expect(app.appInfoPlist["UIAppFonts"] as? [String] == ["LighthouseSerif.ttf"] && app.appInfoPlist["CFBundleDisplayName"] as? String == "Lighthouse")
         var problems: [String] = []
         let icon = try #require(app.appIcon(problems: &problems))
-        #expect(icon.light?.lastPathComponent == "AppIcon.png" && icon.dark?.lastPathComponent == "AppIcon-Dark.png" && icon.tinted?.lastPathComponent == "AppIcon-Tinted.png")
+        #expect(icon.set?.light?.lastPathComponent == "AppIcon.png" && icon.set?.dark?.lastPathComponent == "AppIcon-Dark.png" && icon.set?.tinted?.lastPathComponent == "AppIcon-Tinted.png")
         #expect(app.stringsFolders(problems: &problems).map(\.lastPathComponent) == ["App"])
         #expect(app.sources(problems: &problems).map(\.lastPathComponent) == ["AppDelegate.swift", "NotificationCategories.swift", "LHCategoryRegistrar.m", "NotificationViewController.swift", "NotificationService.swift"])
         #expect(app.fonts(problems: &problems).map(\.lastPathComponent) == ["LighthouseSerif.ttf"])

@@ -85,7 +85,7 @@ struct XcodeGenTests {
         #expect((service.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String == "TidewaterNSE.NotificationService")
         #expect(service.infoPlistFile?.lastPathComponent == "Info.plist")
         var problems: [String] = []
-        #expect(app.appIcon(problems: &problems)?.light?.path.hasSuffix("Tidewater/Assets/Images.xcassets/AppIcon-Tides.appiconset/Tides.png") == true)
+        #expect(app.appIcon(problems: &problems)?.set?.light?.path.hasSuffix("Tidewater/Assets/Images.xcassets/AppIcon-Tides.appiconset/Tides.png") == true)
         #expect(app.stringsFolders(problems: &problems).map(\.lastPathComponent) == ["Assets"])
         #expect(app.sources(problems: &problems).count == 5 && problems.isEmpty, "\(problems)")
 

@@ -34,9 +34,14 @@ public struct ProjectInit {
             found.append("target \(target.name): \(target.productType.replacingOccurrences(of: "com.apple.product-type.", with: ""))" + (point.map { " (\($0))" } ?? ""))
         }
         if let name = app.displayName { found.append("app name: \(name)") }
-        if let icon = app.appIcon(problems: &problems) {
+        switch app.appIcon(problems: &problems) {
+        case .set(let icon)?:
             let kinds = [("light", icon.light), ("dark", icon.dark), ("tinted", icon.tinted)].filter { $0.1 != nil }
             found.append("app icon: " + kinds.map { "\($0.0) \(relative($0.1!))" }.joined(separator: ", "))
+        case .composer(let icon)?:
+            let layers = icon.rendition(.light).groups.reduce(0) { $0 + $1.layers.count }
+            found.append("app icon: \(relative(icon.bundle)) (Icon Composer, \(layers) layer\(layers == 1 ? "" : "s"))")
+        case nil: break
         }
         let fonts = app.fonts(problems: &problems)
         if !fonts.isEmpty { found.append("fonts: " + fonts.map(relative).joined(separator: ", ")) }

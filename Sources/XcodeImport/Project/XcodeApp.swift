@@ -104,16 +104,27 @@ public struct XcodeApp {
             .compactMap { $0 as? String }.first { !$0.isEmpty }
     }
 
-    /// The app icon set the build settings name (`ASSETCATALOG_COMPILER_APPICON_NAME`, else
-    /// `AppIcon`), from the app's asset catalogs.
-    public func appIcon(problems: inout [String]) -> AppIconSet? {
+    /// The app icon the build settings name (`ASSETCATALOG_COMPILER_APPICON_NAME`, else `AppIcon`):
+    /// an Icon Composer bundle `NAME.icon` among the app's resources, else the asset catalogs'
+    /// `NAME.appiconset`. The bundle wins when both exist, as in Xcode 26, which builds the icon of
+    /// every iOS version from the `.icon` then (26.0 kept the set for iOS 18 and earlier only
+    /// behind `--enable-icon-stack-fallback-generation=disabled`, 26.1 not at all).
+    public func appIcon(problems: inout [String]) -> AppIcon? {
         guard let app else { return nil }
         let name = app.configuration()?["ASSETCATALOG_COMPILER_APPICON_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "AppIcon"
-        for path in app.resources where path.hasSuffix(".xcassets") {
-            guard let catalog = file(path, problems: &problems) else { continue }
-            do { if let set = try AppIconSet.read(catalog: catalog, name: name) { return set } } catch { problems.append(error.description) }
+        let bundles = app.resources.filter { $0.split(separator: "/").last.map(String.init) == "\(name).icon" }
+        for path in bundles {
+            guard let bundle = file(path, problems: &problems) else { continue }
+            do { if let icon = try IconComposerIcon.read(bundle: bundle) { return .composer(icon) } } catch { problems.append(error.description) }
         }
-        problems.append("target \(app.name): no \(name).appiconset in its asset catalogs (\(app.resources.filter { $0.hasSuffix(".xcassets") }.joined(separator: ", ")))")
+        let catalogs = app.resources.filter { $0.hasSuffix(".xcassets") }
+        for path in catalogs {
+            guard let catalog = file(path, problems: &problems) else { continue }
+            do { if let set = try AppIconSet.read(catalog: catalog, name: name, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
+        }
+        let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")
+            + " and no \(name).appiconset in its asset catalogs (\(catalogs.joined(separator: ", ")))"
+        problems.append("target \(app.name): \(looked)")
         return nil
     }
 
