@@ -53,6 +53,8 @@ public enum ChildProcesses {
 
     /// The handlers only write the signal's number to a pipe (all a handler may safely do); a
     /// thread of its own reads it, cleans up and re-raises the signal with its default action.
+    /// That thread unblocks the signals: a process started from a Dispatch thread (a test
+    /// runner's, a CI agent's) inherits them blocked, and would otherwise never see one.
     private static func installOnce() {
         guard !installed else { return }
         installed = true
@@ -61,6 +63,10 @@ public enum ChildProcesses {
         wake = fds[1]
         let readEnd = fds[0]
         let thread = Thread {
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, s) }
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
             var signal: Int32 = 0
             while read(readEnd, &signal, 4) != 4 {}
             cleanUp()

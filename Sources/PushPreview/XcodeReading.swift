@@ -1,3 +1,4 @@
+import Checked
 import ContentStage
 import Diagnostics
 import Foundation
@@ -24,6 +25,7 @@ struct XcodeReading: Codable, Sendable {
     }
 
     init(_ path: URL, settingsFile: String) throws(ProjectError) {
+        Activity.now("reading the Xcode project \(path.path)")
         let app: XcodeApp
         do { app = try XcodeApp(path: path) } catch { throw ProjectError(Diagnostic(.error, code: "xcode", file: settingsFile, keyPath: "xcode", error.description)) }
         problems = app.problems

@@ -24,7 +24,10 @@ public enum RenderWorker {
             var limit = rlimit(rlim_cur: rlim_t(setup.dataLimitMB) << 20, rlim_max: rlim_t(setup.dataLimitMB) << 20)
             setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
         }
-        Activity.report = { out.send(WorkerNote(activity: $0)) }
+        Activity.report = { activity in
+            out.send(WorkerNote(activity: activity))
+            TestFault.inject(activity: activity)
+        }
         ChildProcesses.report = { out.send(WorkerNote(children: $0)) }
         guard let templates = setup.templates else {
             guard case .line(let line) = input.readLine(), let task = input.decode(ContainedTask.self, line) else { return 2 }
@@ -57,14 +60,22 @@ public enum RenderWorker {
 }
 
 /// For the containment tests only: `PUSHPREVIEW_TEST_FAULT=trap:NAME` (or `hang:NAME`,
-/// `memory:NAME`) makes the worker trap, hang or grow without bound on the payload file NAME.
+/// `memory:NAME`) makes the worker trap, hang or grow without bound on the payload file NAME, or
+/// when it starts on the file NAME (an activity ending in its path: a storyboard, a template).
 enum TestFault {
-    static func inject(payload: URL) {
+    static func inject(payload: URL) { inject(file: payload.lastPathComponent) }
+
+    static func inject(activity: String) {
+        guard let last = activity.split(separator: " ").last, last.contains("/") else { return }
+        inject(file: URL(fileURLWithPath: String(last)).lastPathComponent)
+    }
+
+    static func inject(file name: String) {
         guard let spec = ProcessInfo.processInfo.environment["PUSHPREVIEW_TEST_FAULT"] else { return }
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, parts[1] == payload.lastPathComponent else { return }
+        guard parts.count == 2, parts[1] == name else { return }
         switch parts[0] {
-        case "trap": let empty: [Int] = []; _ = empty[payload.path.count]
+        case "trap": let empty: [Int] = []; _ = empty[name.count]
         case "hang": while true { sleep(1) }
         case "memory":
             var hoard: [[UInt8]] = []

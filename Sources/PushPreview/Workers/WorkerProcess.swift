@@ -88,7 +88,7 @@ final class WorkerProcess {
                     guard let message = replies.decode(WorkerMessage<Reply>.self, line) else { stopped = "sent a line that is not a message"; break reading }
                     if let reply = message.reply { return .success(reply) }
                     if let a = message.activity { activity = a }
-                    if let c = message.children { children = c }
+                    if let c = message.children { adopt(c) }
                 case .stopped(let reason): stopped = reason; break reading
                 case .closed: break reading
                 }
@@ -135,12 +135,18 @@ final class WorkerProcess {
         return how + (said.map { " (\($0.prefix(300)))" } ?? "")
     }
 
+    /// The worker's groups (swiftc) are this process's too: killed if it is, or when the worker dies.
+    private func adopt(_ groups: [Int32]) {
+        for group in groups where !children.contains(group) { ChildProcesses.started(group) }
+        for group in children where !groups.contains(group) { ChildProcesses.ended(group) }
+        children = groups
+    }
+
     /// Every descriptor this handle opened is closed (a long run replaces many dead workers), and
     /// nothing the worker started is left running or on disk.
     private func cleanUp() {
         ChildProcesses.ended(process.processIdentifier)
-        for group in children { ChildProcesses.kill(group: group) }
-        children = []
+        adopt([])
         try? logHandle.close()
         try? stdin.fileHandleForWriting.close()
         try? stdout.fileHandleForReading.close()
