@@ -28,8 +28,10 @@ enum GalleryCommand {
       --incremental       keep mock-ups whose inputs have not changed since the last report
       --timings           show service-step timings (output then differs from run to run)
       --stats             print wall time, mock-ups per second and peak memory (for make bench)
-      --timeout S         seconds one payload may take in its worker before it is stopped (default 120)
-      --max-memory MB     memory a worker may use before its payload is stopped (default 1024)
+      --timeout S         seconds one payload may take in its worker before it is stopped (default 120); the
+                          project's reading (its Xcode app, strings and template checks) has the same limit
+      --max-memory MB     memory a worker may use before its payload (or the project's reading) is stopped
+                          (default 1024)
       --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
     exit status: 0 all rendered; 1 some inputs failed or the project has errors (listed in the gallery); 2 usage
     """
@@ -76,9 +78,10 @@ enum GalleryCommand {
         }
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let project: Project
+        let findings: [Diagnostic]
         let fonts: FontSet
         do {
-            project = try Project(folder: URL(fileURLWithPath: a.positionals.first ?? "Examples"))
+            (project, findings) = try Project.read(folder: URL(fileURLWithPath: a.positionals.first ?? "Examples"), templates: templates, workers: plan)
             fonts = try FontSet.standard(extraDirectories: a.list("font-dir"))
         } catch {
             printError("pushpreview gallery: \(error)")
@@ -89,6 +92,7 @@ enum GalleryCommand {
         var run = GalleryRun(project: project, templates: templates, fonts: fonts, options: options)
         run.jobs = jobs
         run.workers = plan
+        run.projectFindings = findings
         run.shard = shard
         run.incremental = a.flags.contains("incremental")
         run.timings = a.flags.contains("timings")

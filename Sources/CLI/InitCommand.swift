@@ -1,9 +1,10 @@
 import Foundation
+import PushPreview
 import XcodeImport
 
 enum InitCommand {
     static let help = """
-    usage: pushpreview init PATH [--out DIR] [--force]
+    usage: pushpreview init PATH [--out DIR] [--force] [--timeout S] [--max-memory MB]
 
     Makes a project folder for an iOS app from its Xcode project. PATH is a repository folder, an
     .xcodeproj or an .xcworkspace; the project with notification extensions is used. The folder's
@@ -16,32 +17,43 @@ enum InitCommand {
     It prints what it found and what it could not read, each with its file and line. Running it
     again gives the same files; a file you changed (or that init did not write) is kept.
 
-      --out DIR   where the project folder goes (default: pushpreview/ beside PATH)
-      --force     overwrite files you changed
+      --out DIR         where the project folder goes (default: pushpreview/ beside PATH)
+      --force           overwrite files you changed
+      --timeout S       seconds reading the project may take before it is stopped (default 120)
+      --max-memory MB   memory reading the project may use before it is stopped (default 1024)
+    The project is read in a worker process (swiftc runs under it): if the reading crashes, hangs
+    or grows past the limits, that is one error saying what it was reading, and nothing is written.
     exit status: 0 written; 1 the project could not be read or written; 2 usage
     """
 
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
+        let workers: WorkerPlan
         do {
-            a = try Arguments(argv, valued: ["out"], flags: ["force"])
+            a = try Arguments(argv, valued: ["out", "timeout", "max-memory"], flags: ["force"])
             guard a.positionals.count == 1 else { throw Arguments.UsageError(description: "give one PATH (a repository folder, .xcodeproj or .xcworkspace)") }
+            workers = try WorkerPlan(a)
         } catch {
             printError("pushpreview init: \(error)\n\n\(help)")
             return 2
         }
-        let plan: ProjectInit
-        do {
-            plan = try ProjectInit(path: URL(fileURLWithPath: a.positionals[0]), folder: a.value("out").map { URL(fileURLWithPath: $0) })
-        } catch {
+        let path = URL(fileURLWithPath: a.positionals[0])
+        let plan: InitPlan
+        switch workers.perform(.initPlan(path: path, folder: a.value("out").map { URL(fileURLWithPath: $0) }), InitPlan.self, activity: "reading \(path.path)") {
+        case .success(let p): plan = p
+        case .failure(let failure):
+            printError("pushpreview init: \(path.path): \(failure); nothing was written")
+            return 1
+        }
+        if let error = plan.error {
             printError("pushpreview init: \(error)")
             return 1
         }
         for line in plan.found { print(line) }
         for problem in plan.problems { printError("not read: \(problem)") }
         let outcome: InitWriter.Outcome
-        do { outcome = try InitWriter.write(plan.output, into: plan.folder, force: a.flags.contains("force")) } catch {
+        do { outcome = try InitWriter.write(plan.files.map { ($0.path, [UInt8]($0.bytes)) }, into: plan.folder, force: a.flags.contains("force")) } catch {
             printError("pushpreview init: \(error)")
             return 1
         }

@@ -31,9 +31,10 @@ enum RenderCommand {
       --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
       --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
       --json              one JSON object per mock-up on stdout
-      --timeout S         seconds one payload may take before it is stopped (default 120)
+      --timeout S         seconds one payload may take before it is stopped (default 120); reading a
+                          project (its Xcode app, strings and template checks) has the same limit
       --max-memory MB     memory the renderer may use before a payload is stopped (default 1024)
-    Payloads are drawn in a worker process: one that crashes or hangs fails alone.
+    Payloads are drawn, and projects read, in worker processes: one that crashes or hangs fails alone.
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -84,13 +85,12 @@ enum RenderCommand {
             let file = URL(fileURLWithPath: path)
             let projectFolder = a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: file)
             if projects[projectFolder] == nil {
-                projects[projectFolder] = Result { () throws(ProjectError) in try Project(folder: projectFolder) }
+                let read = Result { () throws(ProjectError) in try Project.read(folder: projectFolder, templates: templates, workers: plan) }
+                projects[projectFolder] = read.map(\.project)
                 // The project's own issues, once, with the severity validate gives them.
-                if let project = try? projects[projectFolder]!.get() {
-                    for finding in Validator(templates: templates).projectFindings(project) {
-                        printError(finding.printed)
-                        if finding.severity == .error { failed = true }
-                    }
+                for finding in (try? read.get().findings) ?? [] {
+                    printError(finding.printed)
+                    if finding.severity == .error { failed = true }
                 }
             }
             let project: Project

@@ -4,7 +4,7 @@ import PushPreview
 
 enum ValidateCommand {
     static let help = """
-    usage: pushpreview validate PATH... [--project DIR] [--json]
+    usage: pushpreview validate PATH... [--project DIR] [--json] [--timeout S] [--max-memory MB]
 
     Checks without rendering or writing anything. PATH is a project folder (its pushpreview.json,
     Info.plist files, categories.json, payloads and templates, against each other), a payload
@@ -14,24 +14,34 @@ enum ValidateCommand {
       --project DIR   the project a payload or template belongs to (default: found from the path)
       --json          one JSON object per finding: {"severity", "code", "file", "line", "column",
                       "keyPath", "message", "category", "locale"} (absent when unknown)
+      --timeout S     seconds the checks of one PATH may take in their worker before they are stopped (default 120)
+      --max-memory MB memory that worker may use before it is stopped (default 1024)
     exit status: 0 no errors (warnings allowed); 1 errors found; 2 usage
     """
 
     static func run(_ argv: [String]) -> Int32 {
         if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
+        let plan: WorkerPlan
         do {
-            a = try Arguments(argv, valued: ["project"], flags: ["json"])
+            a = try Arguments(argv, valued: ["project", "timeout", "max-memory"], flags: ["json"])
+            plan = try WorkerPlan(a)
             guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "give at least one PATH (a project folder, payload or template)") }
         } catch {
             printError("pushpreview validate: \(error)\n\n\(help)")
             return 2
         }
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
-        let validator = Validator(templates: templates)
         var errors = 0, warnings = 0
         for path in a.positionals {
-            for finding in validator.validate(URL(fileURLWithPath: path), project: a.value("project").map { URL(fileURLWithPath: $0) }) {
+            // In a worker of its own: a repository whose checks trap or hang is one error.
+            let task = ContainedTask.validate(path: URL(fileURLWithPath: path), project: a.value("project").map { URL(fileURLWithPath: $0) }, templates: templates)
+            let findings: [Diagnostic]
+            switch plan.perform(task, [Diagnostic].self, activity: "checking \(path)") {
+            case .success(let f): findings = f
+            case .failure(let failure): findings = [Diagnostic(.error, code: "worker", file: path, "\(failure)")]
+            }
+            for finding in findings {
                 if a.flags.contains("json") { printJSON(finding) } else { print(finding.printed) }
                 if finding.severity == .error { errors += 1 } else { warnings += 1 }
             }

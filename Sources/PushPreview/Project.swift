@@ -1,3 +1,4 @@
+import Checked
 import Diagnostics
 import ContentStage
 import Foundation
@@ -23,6 +24,8 @@ public struct Project: Sendable {
     /// The files a run reads from the Xcode app (its pbxproj, or XcodeGen spec and xcconfig files,
     /// Info.plists, icon, fonts and strings), so that `gallery --incremental` sees when one changes.
     public var xcodeInputs: [URL] = []
+    /// The Xcode app as read, for a worker to send to its supervisor.
+    var xcodeReading: XcodeReading?
     /// Time budget, media roots, allowed hosts, decryption and enrichment.
     public var service = ServiceSettings()
     public var devices: [String] = []
@@ -37,6 +40,11 @@ public struct Project: Sendable {
     public static let settingsFile = "pushpreview.json"
 
     public init(folder: URL) throws(ProjectError) {
+        try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
+    }
+
+    /// `xcode`: how the Xcode app is read (here, or already by a worker).
+    init(folder: URL, xcode reader: (URL, String) throws(ProjectError) -> XcodeReading) throws(ProjectError) {
         self.folder = folder.standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -89,43 +97,33 @@ public struct Project: Sendable {
         if service.mayChange("thread-id") {
             warn("set", "set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
         }
-        if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil) }
+        if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil, reader: reader) }
         content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
     }
 
     /// What the Xcode app gives a run where the settings do not: its name, icon, fonts, strings
     /// and content extensions, read where they live; each thing it lacks is a warning.
-    private mutating func readXcode(_ path: URL, settingsFile: String, nameSet: Bool) throws(ProjectError) -> [ContentConfiguration.InfoPlist] {
-        let app: XcodeApp
-        do { app = try XcodeApp(path: path) } catch {
-            throw ProjectError(Diagnostic(.error, code: "xcode", file: settingsFile, keyPath: "xcode", error.description))
-        }
-        var problems = app.problems
+    private mutating func readXcode(_ path: URL, settingsFile: String, nameSet: Bool,
+                                    reader: (URL, String) throws(ProjectError) -> XcodeReading) throws(ProjectError) -> [ContentConfiguration.InfoPlist] {
+        let app = try reader(path, settingsFile)
+        xcodeReading = app
         if !nameSet, let name = app.displayName { appName = name }
         if appIcon == nil, appIconProblem == nil {
-            var iconProblems: [String] = []
-            switch app.appIcon(problems: &iconProblems) {
-            case .set(let set)?: if let light = set.light ?? set.dark { appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted) }
-            case .composer(let icon)?: appIcon = AppIconComposition.files(icon, problems: &iconProblems)
-            case nil: break
-            }
+            appIcon = app.appIcon
             // Problems with an icon that is still drawn (a layer it could not draw) are no placeholder.
-            appIconProblem = iconProblems.first.map {
+            appIconProblem = app.iconProblems.first.map {
                 var d = Diagnostic(located: $0, code: appIcon == nil ? "icon.placeholder" : "icon")
-                d.message = (iconProblems.count > 1 ? iconProblems.joined(separator: "; ") : d.message) + (appIcon == nil ? "; drawing the placeholder" : "")
+                d.message = (app.iconProblems.count > 1 ? app.iconProblems.joined(separator: "; ") : d.message) + (appIcon == nil ? "; drawing the placeholder" : "")
                 return d
             }
         }
-        fonts += app.fonts(problems: &problems)
-        stringsFolders += app.stringsFolders(problems: &problems).filter { $0 != folder }
+        fonts += app.fonts
+        stringsFolders += app.stringsFolders.filter { $0 != folder }
         let strings = stringsFolders.dropFirst().flatMap(Self.stringsFiles)
         localizesDisplayName = localizesDisplayName || Self.namesApp(strings)
-        warnings += problems.map { Diagnostic(located: $0) }
-        let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
-            .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
-        let icons = appIcon?.inputs ?? []
-        xcodeInputs = (app.project.definitionFiles + plists + icons + fonts + strings).sorted { $0.path < $1.path }
-        return app.extensions.filter(\.isContent).map { ContentConfiguration.InfoPlist(file: $0.infoPlistFile?.path ?? "\($0.target.name)'s generated Info.plist", root: $0.infoPlist) }
+        warnings += app.problems.map { Diagnostic(located: $0) }
+        xcodeInputs = (app.inputs + (appIcon?.inputs ?? []) + fonts + strings).sorted { $0.path < $1.path }
+        return app.extensionPlists
     }
 
     /// What is wrong with the project as a whole (its settings, Xcode app, icon, Info.plists,
@@ -142,6 +140,7 @@ public struct Project: Sendable {
         var out: [Diagnostic] = []
         for file in stringsFolders.flatMap(Self.stringsFiles) {
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            Activity.now("reading \(file.path)")
             let bytes = [UInt8](data)
             do {
                 switch file.pathExtension {
@@ -205,7 +204,7 @@ public struct Project: Sendable {
 
 /// An app icon's image per appearance (the Xcode 14 set's `dark` and `tinted`, when it has them),
 /// or an Icon Composer icon's pictures, composed from its layers when the project is read.
-public struct AppIconFiles: Sendable, Equatable {
+public struct AppIconFiles: Sendable, Equatable, Codable {
     /// The image, or the Icon Composer icon's `icon.json`.
     public var light: URL
     public var dark: URL?

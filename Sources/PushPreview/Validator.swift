@@ -1,3 +1,4 @@
+import Checked
 import ContentStage
 import Diagnostics
 import Foundation
@@ -122,6 +123,7 @@ public struct Validator {
     /// placeholder data, inside the expanded view: what it removes or does not support.
     func checkTemplate(_ file: URL, category: String, project: Project?) -> [Diagnostic] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [Diagnostic(.error, code: "path", file: file.path, "no such file")] }
+        Activity.now("checking the template \(file.path)")
         let folders = (project.map { [$0.folder.appendingPathComponent("Templates")] } ?? []) + [templates]
         let stage = ContentStage(templateFolders: folders)
         let notification = DeliveredNotification(title: "Title", subtitle: "Subtitle", body: "Body", category: category, threadId: nil, badge: nil, sound: nil,

@@ -26,6 +26,8 @@ public struct GalleryRun {
     public var workers: WorkerPlan?
     /// Decoded and resampled images, shared by the lanes when they render in this process.
     public var pixelCache = PixelCache()
+    /// The project's findings, when a worker has already checked it (`Project.read`).
+    public var projectFindings: [Diagnostic]?
 
     public struct Progress: Sendable { public var done: Int; public var total: Int; public var elapsed: Double }
 
@@ -103,7 +105,7 @@ public struct GalleryRun {
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
-        let findings = Validator(templates: templates).projectFindings(project)
+        let findings = projectFindings ?? Validator(templates: templates).projectFindings(project)
         report.projectIssues = findings.map(\.printed)
         report.projectDiagnostics = findings
         report.summarize()

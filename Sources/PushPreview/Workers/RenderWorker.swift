@@ -1,8 +1,10 @@
+import Checked
 import Foundation
 import Typography
 
 /// `pushpreview worker`: the process a supervisor renders in. It sets up fonts and caches once,
-/// then renders the payloads it is sent, one at a time, and says what it is doing as it goes, so
+/// then renders the payloads it is sent, one at a time (or, set up without fonts, does one
+/// `ContainedTask`), and says what it is doing as it goes, so
 /// that when our code (or a C library) traps, hangs or runs out of memory on an input, only that
 /// payload is lost and the supervisor can say where it died.
 public enum RenderWorker {
@@ -22,12 +24,21 @@ public enum RenderWorker {
             var limit = rlimit(rlim_cur: rlim_t(setup.dataLimitMB) << 20, rlim_max: rlim_t(setup.dataLimitMB) << 20)
             setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
         }
+        Activity.report = { activity in
+            out.send(WorkerNote(activity: activity))
+            TestFault.inject(activity: activity)
+        }
+        ChildProcesses.report = { out.send(WorkerNote(children: $0)) }
+        guard let templates = setup.templates else {
+            guard case .line(let line) = input.readLine(), let task = input.decode(ContainedTask.self, line) else { return 2 }
+            return task.perform(replyingOn: out) ? 0 : 1
+        }
         let renderer: MockupRenderer
-        do { renderer = try MockupRenderer(fonts: FontSet(files: setup.fonts), templates: setup.templates) } catch {
+        do { renderer = try MockupRenderer(fonts: FontSet(files: setup.fonts ?? []), templates: templates) } catch {
             FileHandle.standardError.write(Data("pushpreview worker: \(error)\n".utf8))
             return 1
         }
-        renderer.activity = { out.send(WorkerMessage(activity: $0)) }
+        renderer.activity = { Activity.now($0) }
         var projects: [URL: Result<Project, ProjectError>] = [:]
         while case .line(let line) = input.readLine() {
             guard let job = input.decode(WorkerJob.self, line) else { return 2 }
@@ -42,21 +53,29 @@ public enum RenderWorker {
                 results = [MockupResult(payload: job.payload.path, device: "", appearance: "", locale: nil, view: "expanded",
                                         outputs: [], warnings: [], errors: [error.description], service: .none)]
             }
-            guard out.send(WorkerMessage(results: results)) else { return 1 }
+            guard out.send(WorkerMessage(reply: results)) else { return 1 }
         }
         return 0
     }
 }
 
 /// For the containment tests only: `PUSHPREVIEW_TEST_FAULT=trap:NAME` (or `hang:NAME`,
-/// `memory:NAME`) makes the worker trap, hang or grow without bound on the payload file NAME.
+/// `memory:NAME`) makes the worker trap, hang or grow without bound on the payload file NAME, or
+/// when it starts on the file NAME (an activity ending in its path: a storyboard, a template).
 enum TestFault {
-    static func inject(payload: URL) {
+    static func inject(payload: URL) { inject(file: payload.lastPathComponent) }
+
+    static func inject(activity: String) {
+        guard let last = activity.split(separator: " ").last, last.contains("/") else { return }
+        inject(file: URL(fileURLWithPath: String(last)).lastPathComponent)
+    }
+
+    static func inject(file name: String) {
         guard let spec = ProcessInfo.processInfo.environment["PUSHPREVIEW_TEST_FAULT"] else { return }
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, parts[1] == payload.lastPathComponent else { return }
+        guard parts.count == 2, parts[1] == name else { return }
         switch parts[0] {
-        case "trap": let empty: [Int] = []; _ = empty[payload.path.count]
+        case "trap": let empty: [Int] = []; _ = empty[name.count]
         case "hang": while true { sleep(1) }
         case "memory":
             var hoard: [[UInt8]] = []

@@ -12,15 +12,20 @@ public struct WorkerPlan: Sendable {
     public init(executable: URL) { self.executable = executable }
 }
 
-/// The supervisor's handle on one render worker (`pushpreview worker`): sends it a payload, waits
-/// for its results within the limits, and when the worker dies or is killed turns that into a
-/// failed result saying why and where. A dead worker is not reused; the caller starts another.
+/// The supervisor's handle on one worker (`pushpreview worker`): sends it a job, waits for its
+/// reply within the limits, and when the worker dies or is killed says why and where. The worker
+/// runs in a process group and a temporary folder (its TMPDIR) of its own; whatever way it ends,
+/// its group and the groups it reported (swiftc) are killed and its folder removed. A dead worker
+/// is not reused; the caller starts another.
 final class WorkerProcess {
     private let process = Process()
     private let requests: LineChannel
     private let replies: LineChannel
+    private let folder: URL
     private let log: URL
     private let limits: WorkerPlan
+    /// The process groups the worker said it has running.
+    private var children: [Int32] = []
     private(set) var alive = true
     /// The worker's peak resident memory (kB), read when it stops.
     private(set) var peakKB = 0
@@ -29,18 +34,27 @@ final class WorkerProcess {
         signal(SIGPIPE, SIG_IGN)
         limits = plan
         let stdin = Pipe(), stdout = Pipe()
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-worker-\(getpid())-\(UUID().uuidString.prefix(8)).log")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-worker-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        ChildProcesses.using(folder: folder)
+        self.folder = folder
+        log = folder.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = plan.executable
         process.arguments = ["worker"]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a trap is reported here; the runtime's backtracer takes seconds
+        environment["TMPDIR"] = folder.path
         process.environment = environment
         process.standardInput = stdin
         process.standardOutput = stdout
         logHandle = try FileHandle(forWritingTo: log)
         process.standardError = logHandle
-        try process.run()
+        do { try process.run() } catch {
+            ChildProcesses.remove(folder: folder)
+            throw error
+        }
+        ChildProcesses.started(process.processIdentifier)
         requests = LineChannel(fd: stdin.fileHandleForWriting.fileDescriptor)
         replies = LineChannel(fd: stdout.fileHandleForReading.fileDescriptor)
         requests.send(setup)
@@ -52,17 +66,29 @@ final class WorkerProcess {
 
     /// The payload's results, or one failed result naming how the worker died and what it was doing.
     func render(_ job: WorkerJob, name: String) -> [MockupResult] {
+        switch exchange(job, [MockupResult].self, activity: "reading the payload") {
+        case .success(let results): return results
+        case .failure(let failure):
+            return [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
+                                 errors: ["\(failure); the other payloads are not affected"], service: .none)]
+        }
+    }
+
+    /// Sends `job` and waits for the reply, or says how the worker died or was stopped and what it
+    /// was doing then (`activity` until it says otherwise).
+    func exchange<Job: Encodable, Reply: Codable>(_ job: Job, _: Reply.Type, activity start: String) -> Result<Reply, WorkerFailure> {
         let logStart = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
-        var activity = "reading the payload"
+        var activity = start
         let deadline = Date().addingTimeInterval(limits.seconds)
         var stopped: String?
         if requests.send(job) {
             reading: while true {
                 switch replies.readLine(check: { self.limitReached(deadline: deadline) }) {
                 case .line(let line):
-                    guard let message = replies.decode(WorkerMessage.self, line) else { stopped = "sent a line that is not a message"; break reading }
-                    if let results = message.results { return results }
+                    guard let message = replies.decode(WorkerMessage<Reply>.self, line) else { stopped = "sent a line that is not a message"; break reading }
+                    if let reply = message.reply { return .success(reply) }
                     if let a = message.activity { activity = a }
+                    if let c = message.children { adopt(c) }
                 case .stopped(let reason): stopped = reason; break reading
                 case .closed: break reading
                 }
@@ -70,14 +96,13 @@ final class WorkerProcess {
         }
         let reason: String
         if let stopped {
-            kill(process.processIdentifier, SIGKILL)
+            ChildProcesses.kill(group: process.processIdentifier)
             process.waitUntilExit()
             reason = "stopped: \(stopped)"
         } else { reason = death(logStart: logStart) }
         alive = false
         cleanUp()
-        return [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
-                             errors: ["\(reason) while \(activity); the other payloads are not affected"], service: .none)]
+        return .failure(WorkerFailure(reason: reason, activity: activity))
     }
 
     /// Closes the worker's input and waits for it to finish.
@@ -110,12 +135,22 @@ final class WorkerProcess {
         return how + (said.map { " (\($0.prefix(300)))" } ?? "")
     }
 
-    /// Every descriptor this handle opened is closed: a long run replaces many dead workers.
+    /// The worker's groups (swiftc) are this process's too: killed if it is, or when the worker dies.
+    private func adopt(_ groups: [Int32]) {
+        for group in groups where !children.contains(group) { ChildProcesses.started(group) }
+        for group in children where !groups.contains(group) { ChildProcesses.ended(group) }
+        children = groups
+    }
+
+    /// Every descriptor this handle opened is closed (a long run replaces many dead workers), and
+    /// nothing the worker started is left running or on disk.
     private func cleanUp() {
-        try? FileManager.default.removeItem(at: log)
+        ChildProcesses.ended(process.processIdentifier)
+        adopt([])
         try? logHandle.close()
         try? stdin.fileHandleForWriting.close()
         try? stdout.fileHandleForReading.close()
+        ChildProcesses.remove(folder: folder)
     }
 
     static func status(_ pid: Int32, _ field: String) -> Int {
@@ -131,4 +166,11 @@ final class WorkerProcess {
     }
 
     static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(saturating: s)) s" : "\(s) s" }
+}
+
+/// Why a worker gave no reply: how it died or why it was stopped, and what it was doing then.
+public struct WorkerFailure: Error, CustomStringConvertible {
+    public var reason: String
+    public var activity: String
+    public var description: String { "\(reason) while \(activity)" }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Typography
 
-/// What a supervisor and its render workers say to each other: one JSON object a line, over the
+/// What a supervisor and its workers say to each other: one JSON object a line, over the
 /// worker's standard input and a private copy of its standard output.
 struct WorkerSetup: Codable {
-    var templates: URL
-    var fonts: [String]
+    /// A render worker's templates and fonts; without them the worker does one `ContainedTask`.
+    var templates: URL?
+    var fonts: [String]?
     /// The worker refuses allocations past this (RLIMIT_DATA), a second guard behind the
     /// supervisor's RSS watch.
     var dataLimitMB: Int
@@ -19,16 +20,24 @@ struct WorkerJob: Codable {
     var thread: [URL]?
 }
 
-/// From the worker: what it is doing now (so a death can be explained), or a payload's results.
-struct WorkerMessage: Codable {
+/// From the worker: what it is doing now (so a death can be explained), the process groups it
+/// has running (killed with it), or its reply: a payload's results, a task's outcome.
+struct WorkerMessage<Reply: Codable>: Codable {
     var activity: String?
-    var results: [MockupResult]?
+    var children: [Int32]?
+    var reply: Reply?
 }
 
-/// Newline-delimited messages on a file descriptor, read with a deadline.
-final class LineChannel {
+/// A message that is not a reply.
+typealias WorkerNote = WorkerMessage<Bool>
+
+/// Newline-delimited messages on a file descriptor, read with a deadline. Sending is locked (a
+/// worker's notes may come from any thread); one thread reads.
+final class LineChannel: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
+    /// A worker's notes come from whichever thread is working; each line goes out whole.
+    private let sending = NSLock()
 
     init(fd: Int32) { self.fd = fd }
 
@@ -68,6 +77,8 @@ final class LineChannel {
     func send<T: Encodable>(_ value: T) -> Bool {
         guard var bytes = try? [UInt8](Self.encoder.encode(value)) else { return false }
         bytes.append(10)
+        sending.lock()
+        defer { sending.unlock() }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// What an app's Swift and Objective-C sources say about its notifications (issue 15): the
@@ -54,7 +55,10 @@ public struct CodeImport: Sendable {
             guard let data = FileManager.default.contents(atPath: url.path) else { result.problems.append("\(name): cannot be read"); continue }
             guard data.count <= maxFileSize else { result.problems.append("\(name): \(data.count) bytes, over the \(maxFileSize >> 20) MB a source file may have; not read"); continue }
             sources.append([UInt8](data))
-            if ext == "swift" { swiftFiles.append((name, [UInt8](data))) } else { facts.append(ObjCSourceReader.read([UInt8](data), file: name)) }
+            if ext == "swift" { swiftFiles.append((name, [UInt8](data))) } else {
+                Activity.now("reading \(name)")
+                facts.append(ObjCSourceReader.read([UInt8](data), file: name))
+            }
         }
         if let swiftc {
             facts += readSwift(swiftFiles, parser: SwiftcParser(swiftc: swiftc), objectiveC: facts)
@@ -74,6 +78,7 @@ public struct CodeImport: Sendable {
         var next = files.indices.filter { i in notificationWords.contains { files[i].bytes.contains(word: $0) } }
         for _ in 0..<4 where !next.isEmpty {
             let sources = next.map { ConditionalCompilation.activeSource(files[$0].bytes) }
+            Activity.now("parsing \(next.count) Swift file\(next.count == 1 ? "" : "s") with swiftc (\(next.prefix(3).map { files[$0].name }.joined(separator: ", "))\(next.count > 3 ? ", …" : ""))")
             for (k, parse) in parser.parse(sources).enumerated() { parsed[next[k]] = SwiftSourceReader.read(sources[k], file: files[next[k]].name, parse: parse) }
             let all = objectiveC + parsed.keys.sorted().map { parsed[$0]! }
             let wanted = unboundNames(all)

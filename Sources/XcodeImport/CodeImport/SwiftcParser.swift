@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// Swift's own parser, run as `swiftc -frontend -dump-parse -dump-ast-format json`: it needs no
@@ -52,7 +53,8 @@ struct SwiftcParser {
 
     private func parseBatch(_ sources: [[UInt8]]) -> [Parse] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-swiftparse-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        ChildProcesses.using(folder: folder)
+        defer { ChildProcesses.remove(folder: folder) }
         let inputs = sources.indices.map { folder.appendingPathComponent("\($0).swift") }
         let output = folder.appendingPathComponent("ast.json"), diagnostics = folder.appendingPathComponent("diagnostics.txt")
         let failed = { (why: String) in sources.map { _ in Parse(failure: why) } }
@@ -74,16 +76,20 @@ struct SwiftcParser {
         process.standardOutput = out
         process.standardError = err
         do { try process.run() } catch { return failed("could not run \(swiftc.path): \(error.localizedDescription)") }
+        // swiftc runs the frontend as a child in its group: the group is what is killed.
+        let group = process.processIdentifier
+        ChildProcesses.started(group)
         let started = Date(), outputLimit = max(64 << 20, 40 * sources.reduce(0) { $0 + $1.count })
         var stopped: String?
         while process.isRunning {
             if Date().timeIntervalSince(started) > timeout { stopped = "swiftc took over \(Int(timeout)) s" }
             let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
             if size > outputLimit { stopped = "swiftc's AST is over \(outputLimit >> 20) MB" }
-            if stopped != nil { process.terminate(); break }
+            if stopped != nil { ChildProcesses.kill(group: group); break }
             usleep(2_000)
         }
         process.waitUntilExit()
+        ChildProcesses.ended(group)
         try? out.close()
         try? err.close()
         if stopped != nil || process.terminationReason == .uncaughtSignal {

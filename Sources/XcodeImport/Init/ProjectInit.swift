@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -141,6 +142,7 @@ public struct ProjectInit {
             // The Base localization first, as the storyboard's layout lives there.
             if let path = candidates.first(where: { $0.contains("Base.lproj/") }) ?? candidates.first, let file = app.file(path, problems: &problems) {
                 do {
+                    Activity.now("converting the storyboard \(file.path)")
                     let converted = try StoryboardTemplate.convert(file, bindings: code.outletBindings, colors: colors)
                     if !madeInCode || !converted.outlets.isEmpty {
                         problems += converted.problems

@@ -36,6 +36,7 @@ public struct XcodeApp {
         var candidates: [(XcodeProject, [Extension])] = []
         var problems: [String] = []
         for bundle in try XcodeDiscovery.projects(at: path) {
+            Activity.now("reading the Xcode project \(bundle.path)")
             do {
                 let project = try XcodeProject.read(bundle)
                 problems += project.problems

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The process groups this process started (render workers, swiftc) and the temporary folders
+/// they write in, so that no child outlives its parent. Foundation's `Process` makes each child
+/// the leader of a group of its own on Linux, so killing the group also kills what the child
+/// started (swiftc's swift-frontend). On SIGINT, SIGTERM or SIGHUP every group is killed and every
+/// folder removed, then this process ends as the signal says; a worker tells its supervisor of
+/// its groups, which kills them when it stops the worker.
+public enum ChildProcesses {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var groups: Set<pid_t> = []
+    nonisolated(unsafe) private static var folders: Set<String> = []
+    nonisolated(unsafe) private static var installed = false
+    /// The write end of the pipe the signal handler wakes the clean-up thread with.
+    nonisolated(unsafe) private static var wake: Int32 = -1
+    /// Set in a worker (before any work): told of this process's live groups whenever they change.
+    nonisolated(unsafe) public static var report: (@Sendable ([pid_t]) -> Void)?
+
+    /// `group` (a child's pid, its group leader) was started: it is killed if this process is.
+    public static func started(_ group: pid_t) {
+        let live = lock.withLock { groups.insert(group); installOnce(); return groups.sorted() }
+        report?(live)
+    }
+
+    /// `group`'s leader has exited and been waited for; anything it left in its group is killed.
+    public static func ended(_ group: pid_t) {
+        kill(group: group)
+        let live = lock.withLock { groups.remove(group); return groups.sorted() }
+        report?(live)
+    }
+
+    /// Every process of `group`, at once and without a chance to linger.
+    public static func kill(group: pid_t) {
+        guard group > 1 else { return }
+        _ = Foundation.kill(-group, SIGKILL)
+    }
+
+    /// A temporary folder that is removed however this process ends (but by SIGKILL).
+    public static func using(folder: URL) { lock.withLock { folders.insert(folder.path); installOnce() } }
+
+    /// Removes the folder now.
+    public static func remove(folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+        _ = lock.withLock { folders.remove(folder.path) }
+    }
+
+    /// What the clean-up thread does on a signal, before ending the process with it.
+    private static func cleanUp() {
+        let (g, f) = lock.withLock { (groups, folders) }
+        for group in g { kill(group: group) }
+        for folder in f { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// The handlers only write the signal's number to a pipe (all a handler may safely do); a
+    /// thread of its own reads it, cleans up and re-raises the signal with its default action.
+    /// That thread unblocks the signals: a process started from a Dispatch thread (a test
+    /// runner's, a CI agent's) inherits them blocked, and would otherwise never see one.
+    private static func installOnce() {
+        guard !installed else { return }
+        installed = true
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        wake = fds[1]
+        let readEnd = fds[0]
+        let thread = Thread {
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, s) }
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+            var signal: Int32 = 0
+            while read(readEnd, &signal, 4) != 4 {}
+            cleanUp()
+            Foundation.signal(signal, SIG_DFL)
+            raise(signal)
+        }
+        thread.start()
+        for s in [SIGINT, SIGTERM, SIGHUP] {
+            Foundation.signal(s) { number in
+                var n = number
+                _ = write(ChildProcesses.wake, &n, 4)
+            }
+        }
+    }
+}
+
+/// What this process is doing now ("reading the Xcode project …"), said as it goes so that a
+/// supervisor can tell where a worker that died or was stopped had got to.
+public enum Activity {
+    /// Set in a worker before any work; nil elsewhere, where saying costs nothing.
+    nonisolated(unsafe) public static var report: (@Sendable (String) -> Void)?
+
+    public static func now(_ what: @autoclosure () -> String) {
+        guard let report else { return }
+        report(what())
+    }
+}
