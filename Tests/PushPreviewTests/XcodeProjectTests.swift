@@ -1,4 +1,5 @@
 import Foundation
+import Checked
 import Payload
 import Testing
 import XcodeImport
@@ -188,16 +189,18 @@ struct XcodeProjectTests {
         {"idiom":"ipad","size":"83.5x83.5","scale":"2x","filename":"Icon-167.png"},{"idiom":"ios-marketing","size":"1024x1024","scale":"1x"},
         {"idiom":"watch","size":"1024x1024","scale":"1x","filename":"Watch.png"}],"info":{"version":1,"author":"xcode"}}
         """#)
-        let modern = try #require(try AppIconSet.read(catalog: catalog, name: "AppIcon"))
+        var problems: [String] = []
+        func readIcon(_ catalog: URL, _ name: String) throws -> AppIconSet? { try AppIconSet.read(catalog: catalog, name: name, in: Repository(around: catalog), problems: &problems) }
+        let modern = try #require(try readIcon(catalog, "AppIcon"))
         #expect(modern.light?.lastPathComponent == "Icon.png" && modern.dark?.lastPathComponent == "IconDark.png" && modern.tinted?.lastPathComponent == "IconTinted.png")
-        let legacy = try #require(try AppIconSet.read(catalog: catalog, name: "Legacy"))
+        let legacy = try #require(try readIcon(catalog, "Legacy"))
         #expect(legacy.light?.lastPathComponent == "Icon-180.png" && legacy.dark == nil && legacy.tinted == nil)
-        #expect(try AppIconSet.read(catalog: catalog, name: "Missing") == nil)
+        #expect(try readIcon(catalog, "Missing") == nil)
         for (json, says) in [(#"{"images": [{"filename": "../../secret.png", "size": "1024x1024"}]}"#, "is not a file in the set"),
                              (#"{"images": {"filename": "a.png"}}"#, "expected an array"), (#"{"images": [ {"filename": "#, "Contents.json")] {
             try set("Bad", json)
             do {
-                _ = try AppIconSet.read(catalog: catalog, name: "Bad")
+                _ = try readIcon(catalog, "Bad")
                 Issue.record("\(json) was read")
             } catch { #expect("\(error)".contains(says) && "\(error)".contains("Bad.appiconset"), "\(error)") }
         }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -13,9 +14,10 @@ public struct AppIconSet: Sendable, Equatable {
     public var tinted: URL?
 
     /// The set named `name` in `catalog` (an `.xcassets` folder); nil when the catalog has none.
-    public static func read(catalog: URL, name: String) throws(XcodeProject.ReadError) -> AppIconSet? {
-        let set = catalog.appendingPathComponent("\(name).appiconset")
-        let file = set.appendingPathComponent("Contents.json")
+    /// Its Contents.json and images are the repository's files: a symlink that leads out is said, not read.
+    public static func read(catalog: URL, name: String, in repository: Repository, problems: inout [String]) throws(XcodeProject.ReadError) -> AppIconSet? {
+        guard let set = repository.file("\(name).appiconset", relativeTo: catalog, namedIn: catalog.path, problems: &problems),
+              let file = repository.file("Contents.json", relativeTo: set, namedIn: set.path, problems: &problems) else { return nil }
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
@@ -37,7 +39,8 @@ public struct AppIconSet: Sendable, Equatable {
             let side = Double(image["size"]?.string?.split(separator: "x").first ?? "") ?? 0
             let scale = Double(image["scale"]?.string?.dropLast() ?? "1") ?? 1
             let score = side * scale + (idiom == "ipad" ? -0.5 : 0)
-            if score > (best[appearance]?.score ?? -1) { best[appearance] = (score, set.appendingPathComponent(filename)) }
+            guard score > (best[appearance]?.score ?? -1), let image = repository.file(filename, relativeTo: set, namedIn: "\(file.path): images[\(i)]", problems: &problems) else { continue }
+            best[appearance] = (score, image)
         }
         return AppIconSet(light: best["light"]?.url, dark: best["dark"]?.url, tinted: best["tinted"]?.url)
     }
