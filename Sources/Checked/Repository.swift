@@ -47,10 +47,12 @@ public struct Repository: Sendable, Equatable {
         case nul
     }
 
-    /// A path resolved: the file to open, and the spelling on disk when it differs in case.
+    /// A path resolved: the file to open, and — when a folder or file is spelled in another case
+    /// than on disk — the first such, as spelled and as on disk (real paths).
     public struct Resolved: Equatable, Sendable {
         public var url: URL
-        public var respelled: String?
+        public var respelled: (spelled: String, onDisk: String)?
+        public static func == (a: Resolved, b: Resolved) -> Bool { a.url == b.url && a.respelled?.spelled == b.respelled?.spelled && a.respelled?.onDisk == b.respelled?.onDisk }
     }
 
     /// `path` (relative to `base`, or absolute) as the kernel resolves it — symlinks followed, `..`
@@ -63,7 +65,8 @@ public struct Repository: Sendable, Equatable {
         var current = "" // the real path so far ("" is /)
         var rest = ArraySlice(full.split(separator: "/").map(String.init))
         var missing: [String] = [] // components below the first that does not exist, as spelled
-        var links = 0, respelled = false
+        var links = 0
+        var respelled: (spelled: String, onDisk: String)?
         while let name = rest.popFirst() {
             if name == "." { continue }
             if name == ".." {
@@ -90,7 +93,11 @@ public struct Repository: Sendable, Equatable {
                 let lower = name.lowercased()
                 let matches = names.filter { $0.lowercased() == lower }.sorted()
                 if matches.count > 1 { return .failure(.ambiguous(matches.map { current + "/" + $0 })) }
-                if let match = matches.first { rest.insert(match, at: rest.startIndex); respelled = true; continue }
+                if let match = matches.first {
+                    if respelled == nil { respelled = (next, current + "/" + match) }
+                    rest.insert(match, at: rest.startIndex)
+                    continue
+                }
             }
             missing.append(name)
         }
@@ -98,7 +105,7 @@ public struct Repository: Sendable, Equatable {
         let final = resolved.isEmpty ? "/" : resolved
         guard inside(final) else { return .failure(.outside(resolved: final)) }
         let url = URL(fileURLWithPath: final)
-        return .success(Resolved(url: url, respelled: respelled ? final : nil))
+        return .success(Resolved(url: url, respelled: respelled))
     }
 
     /// `path` as a file inside the repository, or nil; what stops it, or a spelling that differs
@@ -106,8 +113,9 @@ public struct Repository: Sendable, Equatable {
     public func file(_ path: String, relativeTo base: URL, namedIn source: String, problems: inout [String]) -> URL? {
         switch resolve(path, relativeTo: base) {
         case .success(let found):
-            if let disk = found.respelled {
-                let said = "\(source): \(path) is spelled \(relative(disk)) on disk; read as a macOS volume (which ignores case) finds it — rename one to match, as Linux and case-sensitive volumes do not"
+            if let (spelled, onDisk) = found.respelled {
+                // Said once per folder (or file) spelled differently, not for each file inside it.
+                let said = "\(source): \(relative(spelled)) is spelled \(relative(onDisk)) on disk; read as a macOS volume (which ignores case) finds it, but Linux and case-sensitive volumes do not: rename one to match"
                 if !problems.contains(said) { problems.append(said) }
             }
             return found.url
