@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked"]),
         .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
-        .target(name: "FuzzTargets", dependencies: ["Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
+        .target(name: "FuzzTargets", dependencies: ["Checked", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
 

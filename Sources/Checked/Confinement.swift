@@ -5,7 +5,8 @@ import Foundation
 /// partial: the path is resolved the way the kernel will open it (symlinks followed, `..` after
 /// them), relative and absolute alike, and must then lie inside one of the allowed folders
 /// (themselves resolved). What is returned is the resolved file, so what is opened is what was
-/// checked.
+/// checked. The files an Xcode project names go through `Repository`, the same rule with the
+/// repository as the one folder and case matched as a macOS volume matches it.
 public enum Confinement {
     /// `path` (relative to `base`, or absolute) inside one of `roots`; nil when it lies outside
     /// them. The file need not exist yet (a cache entry about to be written).

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Imaging
 import Layout
@@ -49,7 +50,7 @@ public enum FuzzTargets {
         try? Data(bytes).write(to: folder.appendingPathComponent("Contents.json"))
         try? Data(bytes).write(to: bundle.appendingPathComponent("icon.json"))
         var problems: [String] = []
-        _ = try? AppIconSet.read(catalog: catalog, name: "AppIcon", problems: &problems)
+        _ = try? AppIconSet.read(catalog: catalog, name: "AppIcon", in: Repository(around: catalog), problems: &problems)
         if let icon = try? IconComposerIcon.read(bundle: bundle) {
             for appearance in IconComposerIcon.Appearance.allCases { _ = icon.rendition(appearance) }
             _ = icon.inputs

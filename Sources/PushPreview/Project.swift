@@ -69,6 +69,8 @@ public struct Project: Sendable {
             }
             return items.compactMap(\.string)
         }
+        // `appIcon` and `fonts` may lie anywhere in the repository `"xcode"` names, never outside it.
+        let roots = [self.folder] + (json["xcode"]?.string.map { [Repository(around: URL(fileURLWithPath: $0, relativeTo: self.folder).standardizedFileURL).root] } ?? [])
         for (key, value) in members {
             switch key {
             case "appName":
@@ -76,12 +78,12 @@ public struct Project: Sendable {
                 appName = s
             case "appIcon":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
-                if let url = ServiceSettings.projectFile(s, in: self.folder) { appIcon = AppIconFiles(light: url) }
-                else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project; drawing the placeholder") }
+                if let url = Confinement.file(s, relativeTo: self.folder, within: roots) { appIcon = AppIconFiles(light: url) }
+                else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project and the repository xcode names; drawing the placeholder") }
             case "fonts":
                 for path in try strings(value, key) {
-                    if let url = ServiceSettings.projectFile(path, in: self.folder) { fonts.append(url) }
-                    else { warn(key, "\(path) lies outside the project; not loaded", code: "fonts.outside") }
+                    if let url = Confinement.file(path, relativeTo: self.folder, within: roots) { fonts.append(url) }
+                    else { warn(key, "\(path) lies outside the project and the repository xcode names; not loaded", code: "fonts.outside") }
                 }
             case "xcode":
                 guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
@@ -175,11 +177,13 @@ public struct Project: Sendable {
     static func stringsFiles(in folder: URL) -> [URL] {
         let fm = FileManager.default
         let names = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        return names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
+        let files = names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
             + names.filter { $0.hasSuffix(".lproj") }.flatMap { lproj in
                 ((try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(lproj).path)) ?? []).sorted()
                     .filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { folder.appendingPathComponent("\(lproj)/\($0)") }
             }
+        // One linked from outside the folder is not read (the Localizer says so when it meets it).
+        return files.filter { Confinement.file($0.lastPathComponent, relativeTo: $0.deletingLastPathComponent(), within: [folder]) != nil }
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.

@@ -38,7 +38,7 @@ struct XcodeReading: Codable, Sendable {
         fonts = app.fonts(problems: &problems)
         stringsFolders = app.stringsFolders(problems: &problems)
         let plists = ([app.app].compactMap { $0 } + app.extensions.map(\.target)).compactMap { $0.configuration()?["INFOPLIST_FILE"] }.filter { !$0.isEmpty }
-            .map { app.project.folder.appendingPathComponent($0).standardizedFileURL }
+            .compactMap { var said: [String] = []; return app.file($0, problems: &said) }  // confined, as every read is
         inputs = app.project.definitionFiles + plists
         for ext in app.extensions where ext.isContent {
             let file = ext.infoPlistFile?.path ?? "\(ext.target.name)'s generated Info.plist"

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 import Testing
@@ -13,11 +14,11 @@ struct AppIconSetTests {
     /// legacy set of sizes (its largest iPhone image; watch, Mac and CarPlay slots skipped quietly).
     @Test func realShapesAreRead() throws {
         var problems: [String] = []
-        let modern = try #require(try AppIconSet.read(catalog: Self.catalog, name: "AppIcon", problems: &problems))
+        let modern = try #require(try AppIconSet.read(catalog: Self.catalog, name: "AppIcon", in: Repository(around: Self.catalog), problems: &problems))
         #expect(modern.light?.lastPathComponent == "Icon.png" && modern.dark?.lastPathComponent == "IconDark.png" && modern.tinted?.lastPathComponent == "IconTinted.png")
-        let legacy = try #require(try AppIconSet.read(catalog: Self.catalog, name: "Legacy", problems: &problems))
+        let legacy = try #require(try AppIconSet.read(catalog: Self.catalog, name: "Legacy", in: Repository(around: Self.catalog), problems: &problems))
         #expect(legacy.light?.lastPathComponent == "Icon-180.png" && legacy.dark == nil && legacy.tinted == nil)
-        #expect(try AppIconSet.read(catalog: Self.catalog, name: "Missing", problems: &problems) == nil)
+        #expect(try AppIconSet.read(catalog: Self.catalog, name: "Missing", in: Repository(around: Self.catalog), problems: &problems) == nil)
         #expect(problems.isEmpty, "\(problems)")
     }
 
@@ -28,7 +29,7 @@ struct AppIconSetTests {
         try? FileManager.default.copyItem(at: Self.catalog.appendingPathComponent("\(name).appiconset"), to: catalog.appendingPathComponent("Bad.appiconset"))
         try? Data(json.utf8).write(to: catalog.appendingPathComponent("Bad.appiconset/Contents.json"))
         var problems: [String] = []
-        _ = try AppIconSet.read(catalog: catalog, name: "Bad", problems: &problems)
+        _ = try AppIconSet.read(catalog: catalog, name: "Bad", in: Repository(around: catalog), problems: &problems)
         return problems
     }
 

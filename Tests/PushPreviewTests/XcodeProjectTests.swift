@@ -1,4 +1,5 @@
 import Foundation
+import Checked
 import Payload
 import Testing
 import XcodeImport

@@ -259,6 +259,35 @@ struct XcodeGenTests {
         }
     }
 
+    /// The same repository rule as a pbxproj's: an xcconfig's `#include` that leads out (absolute,
+    /// `../`) is said and not read; a source spelled in another case than the disk is read with a
+    /// warning naming both spellings.
+    @Test func xcconfigIncludesAndCase() throws {
+        let file = try Self.spec([
+            "project.yml": """
+            name: Tide
+            targets:
+              App:
+                type: application
+                sources: [app]
+                configFiles: {Debug: Config/Debug.xcconfig}
+            """,
+            "App/Main.swift": "",
+            "Config/Debug.xcconfig": "#include \"../../outside.xcconfig\"\n#include \"/etc/os-release\"\nPRODUCT_NAME = Tide\n",
+        ])
+        let outside = file.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("outside.xcconfig")
+        try Data("PRODUCT_NAME = Intruder\n".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let project = try XcodeProject(xcodeGenSpec: file)
+        let app = try #require(project.targets.first)
+        #expect(app.sources == ["App/Main.swift"] && app.configuration("Debug")?["PRODUCT_NAME"] == "Tide")
+        for says in ["Debug.xcconfig:1: ../../outside.xcconfig lies outside the repository", "Debug.xcconfig:2: /etc/os-release lies outside the repository",
+                     "app is spelled App on disk"] {
+            #expect(project.problems.contains { $0.contains(says) }, "\(says): \(project.problems)")
+        }
+        #expect(!project.definitionFiles.contains { $0.lastPathComponent == "outside.xcconfig" || $0.path == "/etc/os-release" })
+    }
+
     @Test func problemsWithinSpecs() throws {
         let file = try Self.spec([
             "project.yml": """

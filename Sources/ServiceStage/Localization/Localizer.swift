@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// Resolves keys (`title-loc-key`, `loc-key`, an action's title) with their args for one locale
@@ -32,7 +33,7 @@ public struct Localizer: Sendable {
         for folder in folders {
             for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".xcstrings") {
                 let file = folder.appendingPathComponent(name)
-                guard let data = fm.contents(atPath: file.path) else { continue }
+                guard Self.confined(file, to: folder, &problems), let data = fm.contents(atPath: file.path) else { continue }
                 do {
                     let catalog = try StringCatalog([UInt8](data), file: file.path)
                     let table = String(name.dropLast(10))
@@ -51,7 +52,8 @@ public struct Localizer: Sendable {
                 var own: [String: [String: LocalizedEntry]] = [:]
                 for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
                     let file = dir.appendingPathComponent(name)
-                    guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), let data = fm.contents(atPath: file.path) else { continue }
+                    guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), Self.confined(file, to: folder, &problems),
+                          let data = fm.contents(atPath: file.path) else { continue }
                     if name.hasSuffix(".strings") {
                         do {
                             for (key, text) in try StringsFile.parse([UInt8](data), file: file.path) where own[String(name.dropLast(8))]?[key] == nil {
@@ -129,6 +131,14 @@ public struct Localizer: Sendable {
         let legacy = ["english": "en", "french": "fr", "german": "de", "japanese": "ja", "spanish": "es", "italian": "it", "dutch": "nl"]
         let lower = name.replacingOccurrences(of: "_", with: "-").lowercased()
         return legacy[lower] ?? lower
+    }
+
+    /// Whether a strings file lies inside its strings folder once symlinks are followed: a
+    /// catalog or table linked from elsewhere (outside the repository, perhaps) is said, not read.
+    static func confined(_ file: URL, to folder: URL, _ problems: inout [String]) -> Bool {
+        if Confinement.file(file.lastPathComponent, relativeTo: file.deletingLastPathComponent(), within: [folder]) != nil { return true }
+        problems.append("\(file.path): a symbolic link that leads outside \(folder.path); not read")
+        return false
     }
 
     /// The project's `.lproj` folders by canonical language.

@@ -17,43 +17,54 @@ public enum InitWriter {
         public var kept: [String] = []
     }
 
+    /// Writes into `folder` through `OutputFolder`: a symlinked folder or subfolder is an error
+    /// before anything is written, and no file is written through a link.
     public static func write(_ files: [(path: String, text: String)], into folder: URL, force: Bool) throws(XcodeProject.ReadError) -> Outcome {
         try write(files.map { ($0.path, Array($0.text.utf8)) }, into: folder, force: force)
     }
 
     /// Text and binary files alike (a sample image).
     public static func write(_ files: [(path: String, bytes: [UInt8])], into folder: URL, force: Bool) throws(XcodeProject.ReadError) -> Outcome {
-        let fm = FileManager.default
-        let manifestFile = folder.appendingPathComponent(manifestName)
+        do { return try write(files, into: OutputFolder(folder), force: force) } catch { throw XcodeProject.ReadError(description: error.description) }
+    }
+
+    static func write(_ files: [(path: String, bytes: [UInt8])], into top: OutputFolder, force: Bool) throws(OutputFolder.Refused) -> Outcome {
         var manifest: [String: String] = [:]
-        if let data = fm.contents(atPath: manifestFile.path), case .object(let members)? = try? JSONParser.parse([UInt8](data), file: manifestFile.path) {
+        if let data = top.read(manifestName), case .object(let members)? = try? JSONParser.parse(data, file: top.path + "/" + manifestName) {
             for (key, value) in members { if let s = value.string { manifest[key] = s } }
         }
+        // Every folder first, so that a symlinked one stops init before it writes anything.
+        var folders: [String: OutputFolder] = ["": top]
+        func folder(_ relative: String) throws(OutputFolder.Refused) -> OutputFolder {
+            if let known = folders[relative] { return known }
+            let parent = try folder(relative.split(separator: "/").dropLast().joined(separator: "/"))
+            let made = try parent.folder(String(relative.split(separator: "/").last!))
+            folders[relative] = made
+            return made
+        }
+        for (path, _) in files { _ = try folder(path.split(separator: "/").dropLast().joined(separator: "/")) }
         var outcome = Outcome()
         var record = manifest
         for (path, bytes) in files {
-            let file = folder.appendingPathComponent(path)
-            let current = fm.contents(atPath: file.path).map { [UInt8]($0) }
+            let parts = path.split(separator: "/")
+            let dir = try folder(parts.dropLast().joined(separator: "/")), name = String(parts.last ?? "")
+            let current = dir.read(name)
             if current == bytes {
                 outcome.unchanged.append(path)
                 record[path] = digest(bytes)
                 continue
             }
-            if let current, !force, manifest[path] != digest(current) {
+            // A file init cannot read as its own (changed, or a symlink) is kept unless forced.
+            if !force, current.map({ manifest[path] != digest($0) }) ?? dir.has(name) {
                 outcome.kept.append(path)
                 continue
             }
-            do {
-                try fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(bytes).write(to: file, options: .atomic)
-            } catch { throw XcodeProject.ReadError(description: "\(file.path): cannot write: \(error.localizedDescription)") }
+            try dir.write(bytes, as: name)
             outcome.written.append(path)
             record[path] = digest(bytes)
         }
         let text = JSONValue.object(record.keys.sorted().map { ($0, .string(record[$0]!)) }).pretty
-        do { try Data(text.utf8).write(to: manifestFile, options: .atomic) } catch {
-            throw XcodeProject.ReadError(description: "\(manifestFile.path): cannot write: \(error.localizedDescription)")
-        }
+        try top.write(Array(text.utf8), as: manifestName)
         return outcome
     }
 

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -33,9 +34,10 @@ public struct AppIconSet: Sendable, Equatable {
     /// The file is read strictly: an entry of the wrong shape, an unknown idiom or a named image
     /// that is not there is a problem with its key path (`Contents.json: images[3].idiom: …`) and
     /// the entry is skipped; a file that is not an object with an `images` array is an error.
-    public static func read(catalog: URL, name: String, problems: inout [String]) throws(XcodeProject.ReadError) -> AppIconSet? {
-        let set = catalog.appendingPathComponent("\(name).appiconset")
-        let file = set.appendingPathComponent("Contents.json")
+    /// Its Contents.json and images are the repository's files: a symlink that leads out is said, not read.
+    public static func read(catalog: URL, name: String, in repository: Repository, problems: inout [String]) throws(XcodeProject.ReadError) -> AppIconSet? {
+        guard let set = repository.file("\(name).appiconset", relativeTo: catalog, namedIn: catalog.path, problems: &problems),
+              let file = repository.file("Contents.json", relativeTo: set, namedIn: set.path, problems: &problems) else { return nil }
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         let json: JSONValue
         do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
@@ -75,12 +77,36 @@ public struct AppIconSet: Sendable, Equatable {
             guard !filename.isEmpty, !filename.contains("/"), !filename.hasPrefix(".") else {
                 throw XcodeProject.ReadError(description: "\(file.path): images[\(i)].filename \"\(filename)\" is not a file in the set")
             }
-            guard FileManager.default.fileExists(atPath: set.appendingPathComponent(filename).path) else { problem("filename", "\(filename) is not in \(name).appiconset"); continue }
+            guard let image = repository.file(filename, relativeTo: set, namedIn: "\(file.path): images[\(i)]", problems: &problems) else { continue }
+            guard FileManager.default.fileExists(atPath: image.path) else { problem("filename", "\(filename) is not in \(name).appiconset"); continue }
             guard drawnIdioms.contains(idiom), platform ?? "ios" == "ios", appearance != "high-contrast" else { continue }
             let score = (sides?.first ?? 0) * scale + (idiom == "ipad" ? -0.5 : 0)
-            if score > (best[appearance]?.score ?? -1) { best[appearance] = (score, set.appendingPathComponent(filename)) }
+            if score > (best[appearance]?.score ?? -1) { best[appearance] = (score, image) }
         }
         return AppIconSet(light: best["light"]?.url, dark: best["dark"]?.url, tinted: best["tinted"]?.url)
+    }
+
+    /// Where in `catalog` the set `name` lies, as `FOLDER/…/NAME` without the extension: at the
+    /// top, else in its folders (breadth first, sorted, at most 8 deep and 10,000 entries, as a
+    /// catalog's groups are), the first found; nil when there is none.
+    static func locate(_ name: String, in catalog: URL) -> String? {
+        let fm = FileManager.default, wanted = "\(name).appiconset"
+        var level = [""], seen = 0
+        for _ in 0..<8 {
+            var next: [String] = []
+            for folder in level {
+                let path = folder.isEmpty ? catalog.path : catalog.path + "/" + folder
+                let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                seen += names.count
+                if names.contains(wanted) { return folder.isEmpty ? name : folder + "/" + name }
+                // Only plain folders hold sets; `.imageset` and the like are assets, not groups.
+                next += names.filter { !$0.contains(".") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+                    .filter { var isDir: ObjCBool = false; return fm.fileExists(atPath: catalog.path + "/" + $0, isDirectory: &isDir) && isDir.boolValue }
+            }
+            guard !next.isEmpty, seen < 10_000 else { return nil }
+            level = next
+        }
+        return nil
     }
 
     /// `appearances: [{"appearance": "luminosity", "value": "dark" | "tinted"}]` (and the

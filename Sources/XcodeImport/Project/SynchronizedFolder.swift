@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// The files of a synchronized folder (`PBXFileSystemSynchronizedRootGroup`) as Xcode sorts
@@ -23,7 +24,7 @@ enum SynchronizedFolder {
         return name.split(separator: ".").count > 1 && packageExtensions.contains(String(name.split(separator: ".").last!))
     }
 
-    static func files(_ root: URL, excluding: Set<String>,
+    static func files(_ root: URL, in repository: Repository, excluding: Set<String>,
                       alsoExcluding: (String, Bool) -> Bool = { _, _ in false }) -> (sources: [String], resources: [String]) {
         var sources: [String] = [], resources: [String] = []
         let fm = FileManager.default
@@ -36,7 +37,11 @@ enum SynchronizedFolder {
                 var isFolder: ObjCBool = false
                 _ = fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
                 if isExcluded(path) || alsoExcluding(path, isFolder.boolValue) { continue }
-                if isFolder.boolValue && !packageExtensions.contains(ext) { walk(path, depth: depth + 1); continue }
+                if isFolder.boolValue && !packageExtensions.contains(ext) {
+                    // A symlinked folder is walked only when it leads to one inside the repository.
+                    if repository.contains(root.appendingPathComponent(path)) { walk(path, depth: depth + 1) }
+                    continue
+                }
                 if sourceExtensions.contains(ext) { sources.append(path) } else if ext != "h" && name != "Info.plist" { resources.append(path) }
             }
         }

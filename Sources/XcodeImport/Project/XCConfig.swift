@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// The build settings of an `.xcconfig` file as Xcode reads them: `KEY = VALUE` lines (a
@@ -15,11 +16,14 @@ struct XCConfig {
     var files: [URL] = []
     var problems: [String] = []
     let projectFolder: URL
+    /// Where an include must lead (an absolute or `../` one outside it is not read).
+    let repository: Repository
 
     /// Reads `file`; an include is found beside the file that names it, else in `projectFolder`
     /// (Xcode's search, which lets `Riot/Common.xcconfig` include `Config/Ids.xcconfig`).
-    init(file: URL, projectFolder: URL, from: String) {
+    init(file: URL, projectFolder: URL, repository: Repository, from: String) {
         self.projectFolder = projectFolder
+        self.repository = repository
         read(file.standardizedFileURL, trail: [], from: from)
     }
 
@@ -76,13 +80,16 @@ struct XCConfig {
             problems.append("\(at): #include \"\(path)\" names a folder of Xcode's own; not read")
             return
         }
-        let candidates = path.hasPrefix("/") ? [URL(fileURLWithPath: path)]
-            : [file.deletingLastPathComponent().appendingPathComponent(path), projectFolder.appendingPathComponent(path)]
-        guard let found = candidates.map(\.standardizedFileURL).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        var refused: [String] = []
+        let candidates = (path.hasPrefix("/") ? [file.deletingLastPathComponent()] : [file.deletingLastPathComponent(), projectFolder])
+            .compactMap { repository.file(path, relativeTo: $0, namedIn: at, problems: &refused) }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            if candidates.isEmpty { problems += refused.prefix(1); return }
             let pods = path.hasPrefix("Pods/") ? " (CocoaPods' settings: `pod install` writes them)" : ""
             if !optional { problems.append("\(at): #include \"\(path)\" is found neither beside it nor in the project's folder\(pods); skipped") }
             return
         }
+        problems += refused.filter { !$0.contains("lies outside") }.prefix(1) // a spelling that differs in case
         read(found, trail: trail, from: at)
     }
 

@@ -5,10 +5,12 @@ import Payload
 /// An iOS app as PushPreview reads it from its Xcode project, every run: the project with the
 /// notification extensions (of a workspace's or a repository's), the app target, its content and
 /// service extensions with their Info.plists as the build makes them, and where its display
-/// name, icon, fonts and strings are. Every file is read where it lives, inside `root`.
+/// name, icon, fonts and strings are. Every file is read where it lives, inside `repository`.
 public struct XcodeApp {
-    /// The folder holding the `.xcodeproj`, `.xcworkspace` or `project.yml` given; no file outside it is read.
+    /// The folder holding the `.xcodeproj`, `.xcworkspace` or `project.yml` given (paths are said from it).
     public var root: URL
+    /// The repository around `root`: no file outside it is read (`Repository`).
+    public var repository: Repository
     public var project: XcodeProject
     public var app: XcodeProject.Target?
     public var extensions: [Extension] = []
@@ -33,12 +35,14 @@ public struct XcodeApp {
     public init(path: URL) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
         root = ["xcodeproj", "xcworkspace", "yml", "yaml"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
+        let repository = Repository(around: root)
+        self.repository = repository
         var candidates: [(XcodeProject, [Extension])] = []
         var problems: [String] = []
         for bundle in try XcodeDiscovery.projects(at: path) {
             Activity.now("reading the Xcode project \(bundle.path)")
             do {
-                let project = try XcodeProject.read(bundle)
+                let project = try XcodeProject.read(bundle, in: repository)
                 problems += project.problems
                 candidates.append((project, Self.notificationExtensions(of: project, problems: &problems)))
             } catch { problems.append(error.description) }
@@ -57,6 +61,8 @@ public struct XcodeApp {
         self.problems = problems
         app = Self.appTarget(of: project, embedding: extensions)
         if app == nil { self.problems.append("\(project.bundle.path): no application target; the app's name, icon and strings are not read") }
+        // Said once here, as `appInfoPlist` is read again for each thing it gives.
+        if let app { _ = XcodeDiscovery.infoPlist(of: app, in: project, problems: &self.problems) }
     }
 
     /// The targets whose Info.plist names a notification extension point.
@@ -65,7 +71,8 @@ public struct XcodeApp {
             let plist = XcodeDiscovery.infoPlist(of: target, in: project, problems: &problems)
             guard let point = (plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String,
                   [Extension.content, Extension.service].contains(point) else { return nil }
-            let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.folder.appendingPathComponent($0).standardizedFileURL }
+            var said: [String] = []
+            let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.file($0, problems: &said) }
             return Extension(target: target, point: point, infoPlistFile: file, infoPlist: plist)
         }
     }
@@ -81,14 +88,10 @@ public struct XcodeApp {
         } ?? apps.first
     }
 
-    /// A path of the project's (relative to its folder) as a file inside `root`; nil, and a
-    /// problem said, for one that leads outside.
+    /// A path of the project's (relative to its folder) as a file inside the repository; nil,
+    /// and a problem said, for one that leads outside (`XcodeProject.file`).
     public func file(_ path: String, problems: inout [String]) -> URL? {
-        guard let url = Confinement.file(path, relativeTo: project.folder, within: [root]) else {
-            problems.append("\(project.bundle.path): \(path) lies outside \(root.path); not read")
-            return nil
-        }
-        return url
+        project.file(path, problems: &problems)
     }
 
     /// The app's Info.plist as built.
@@ -121,7 +124,9 @@ public struct XcodeApp {
         let catalogs = app.resources.filter { $0.hasSuffix(".xcassets") }
         for path in catalogs {
             guard let catalog = file(path, problems: &problems) else { continue }
-            do { if let set = try AppIconSet.read(catalog: catalog, name: name, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
+            // Xcode finds the set in the catalog's folders too (AppIcons/AppIcon.appiconset).
+            guard let found = AppIconSet.locate(name, in: catalog) else { continue }
+            do { if let set = try AppIconSet.read(catalog: catalog, name: found, in: repository, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
         }
         let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")
             + " and no \(name).appiconset in its asset catalogs (\(catalogs.joined(separator: ", ")))"
@@ -146,6 +151,8 @@ public struct XcodeApp {
         func parent(_ path: String) -> String { path.split(separator: "/").dropLast().joined(separator: "/") }
         func ext(_ path: String) -> String { path.split(separator: ".").count > 1 ? String(path.split(separator: ".").last!) : "" }
         return targets.flatMap(\.resources).compactMap { path -> String? in
+            // Each strings file is the repository's too: one linked from outside is said here.
+            if ["xcstrings", "strings", "stringsdict"].contains(ext(path)), file(path, problems: &problems) == nil { return nil }
             if ext(path) == "xcstrings" { return parent(path).isEmpty ? "." : parent(path) }
             guard ["strings", "stringsdict"].contains(ext(path)), ext(parent(path)) == "lproj" else { return nil }
             return parent(parent(path)).isEmpty ? "." : parent(parent(path))

@@ -92,8 +92,7 @@ public enum XcodeDiscovery {
         var plist: [String: Any] = [:]
         if let generated = target.generatedInfoPlist {
             plist = foundationValue(generated) as? [String: Any] ?? [:]
-        } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
-            let file = project.folder.appendingPathComponent(path).standardizedFileURL
+        } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty, let file = project.file(path, problems: &problems) {
             if let data = FileManager.default.contents(atPath: file.path) {
                 do {
                     if let read = try PropertyList.read([UInt8](data), file: file.path) as? [String: Any] { plist = read }
@@ -138,7 +137,8 @@ extension XcodeDiscovery {
         return names.compactMap { name in
             let file = URL(fileURLWithPath: name).lastPathComponent
             if let hit = target.resources.first(where: { $0 == name || $0.hasSuffix("/" + name) || URL(fileURLWithPath: $0).lastPathComponent == file }) { return hit }
-            if let folder = target.resources.first(where: { FileManager.default.fileExists(atPath: project.folder.appendingPathComponent($0 + "/" + name).path) }) {
+            var ignored: [String] = [] // said when the font is read
+            if let folder = target.resources.first(where: { project.file($0 + "/" + name, problems: &ignored).map { FileManager.default.fileExists(atPath: $0.path) } ?? false }) {
                 return folder + "/" + name
             }
             problems.append("target \(target.name): UIAppFonts lists \(name), which is not among its resources; drawn without it")

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -19,8 +20,10 @@ extension XcodeProject {
     /// xcconfig files and INFOPLIST_FILE XcodeGen sets (the spec's `info.path`, else the first
     /// Info.plist among the sources), the files of their `sources:`, the `.lproj` regions met and
     /// `options.developmentLanguage`. What cannot be read is a problem naming the file and line.
-    public init(xcodeGenSpec file: URL) throws(ReadError) {
-        var spec = try XcodeGenSpec(file: file)
+    public init(xcodeGenSpec file: URL, in repository: Repository? = nil) throws(ReadError) {
+        let repository = repository ?? Repository(around: file.standardizedFileURL.deletingLastPathComponent())
+        var spec = try XcodeGenSpec(file: file, repository: repository)
+        self.repository = repository
         bundle = file.standardizedFileURL
         let root = spec.root
         name = root["name"]?.string ?? file.deletingLastPathComponent().lastPathComponent

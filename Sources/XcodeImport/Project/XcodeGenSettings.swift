@@ -78,7 +78,7 @@ struct XcodeGenSettings {
         if let why = spec.outside(pairs.first(where: { $0.key == config })?.value) { problems.append("configFiles: " + why); return [:] }
         guard let path = pairs.first(where: { $0.key == config })?.value, let file = spec.file(path) else { return [:] }
         if xcconfigs[file.path] == nil {
-            let read = XCConfig(file: file, projectFolder: spec.folder, from: path.location)
+            let read = XCConfig(file: file, projectFolder: spec.folder, repository: spec.repository, from: path.location)
             problems += read.problems
             xcconfigs[file.path] = read
         }

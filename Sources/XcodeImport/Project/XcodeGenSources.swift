@@ -50,6 +50,7 @@ struct XcodeGenSources {
             problems.append("\(entry.location): target \(target)'s source is a path or {path: …}, not \(entry.kind); skipped")
             return
         }
+        problems += spec.respelling(pathNode)
         let path = spec.relative(url)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -83,7 +84,7 @@ struct XcodeGenSources {
         case "folder":
             if phase ?? .resources == .resources { resources.append(path) } else if phase == .sources { sources.append(path) }
         case "syncedFolder":
-            let files = SynchronizedFolder.files(url, excluding: []) { inner, isFolder in
+            let files = SynchronizedFolder.files(url, in: spec.repository, excluding: []) { inner, isFolder in
                 isFolder ? filter.excludes(inner.split(separator: "/")) : !filter.keeps(inner.split(separator: "/"))
             }
             sources += files.sources.map { join(path, $0) }

@@ -19,10 +19,13 @@ struct XcodeGenSpec {
     /// Every spec file read, the one given first.
     var files: [URL] = []
     var problems: [String] = []
+    /// Where every path it gives must lead (XcodeApp's repository, or the spec's own).
+    let repository: Repository
 
-    init(file: URL) throws(XcodeProject.ReadError) {
+    init(file: URL, repository: Repository) throws(XcodeProject.ReadError) {
         let file = file.standardizedFileURL
         folder = file.deletingLastPathComponent()
+        self.repository = repository
         let read: YAMLNode?
         do { read = try YAMLReader.read(file) } catch { throw XcodeProject.ReadError(description: error.description) }
         guard let read, read.mapping != nil else {
@@ -55,8 +58,8 @@ struct XcodeGenSpec {
                 problems.append("\(include.location): \(path) includes itself (\((trail + [included.path]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " → "))); not included again")
                 continue
             }
-            guard Confinement.file(included.path, relativeTo: folder, within: [folder]) != nil else {
-                problems.append("\(include.location): the included spec \(path) lies outside the project's folder (\(folder.path)); not read")
+            guard case .success = repository.resolve(included.path, relativeTo: folder) else {
+                problems.append("\(include.location): the included spec \(path) lies outside the repository (\(repository.root.path)); not read")
                 continue
             }
             // XcodeGen merges a spec included twice only once.
@@ -169,18 +172,30 @@ struct XcodeGenSpec {
     }
 
     /// A path the spec gives, as a file: relative to the folder of the spec it was written in,
-    /// and inside the project's folder (the one confinement rule: nil for a path that leads out).
+    /// and inside the repository (the one confinement rule: nil for a path that leads out). A
+    /// path that exists only in another case is the disk's spelling (XcodeGen runs on macOS).
     func file(_ path: YAMLNode) -> URL? {
         guard let text = path.string else { return nil }
         let base = pathBases[path.file] ?? folder
         let url = (text.hasPrefix("/") ? URL(fileURLWithPath: text) : base.appendingPathComponent(text)).standardizedFileURL
-        return Confinement.file(url.path, relativeTo: folder, within: [folder]) == nil ? nil : url
+        guard case .success(let found) = repository.resolve(url.path, relativeTo: folder) else { return nil }
+        return found.respelled == nil ? url : found.url
     }
 
-    /// Why `path` gives no file, when it is a path that leads out of the project's folder.
+    /// What reading `path` says: its spelling on disk when that differs in case.
+    func respelling(_ path: YAMLNode) -> [String] {
+        guard let text = path.string else { return [] }
+        var said: [String] = []
+        _ = repository.file(text, relativeTo: pathBases[path.file] ?? folder, namedIn: path.location, problems: &said)
+        return said
+    }
+
+    /// Why `path` gives no file, when it is a path that leads out of the repository.
     func outside(_ path: YAMLNode?) -> String? {
         guard let path, let text = path.string, file(path) == nil else { return nil }
-        return "\(path.location): \(text) lies outside the project's folder (\(folder.path)); not read"
+        var said: [String] = []
+        _ = repository.file(text, relativeTo: pathBases[path.file] ?? folder, namedIn: path.location, problems: &said)
+        return said.first ?? "\(path.location): \(text) lies outside the repository (\(repository.root.path)); not read"
     }
 
     /// `url` relative to the project's folder ("" for the folder itself, `../` for a file outside it).

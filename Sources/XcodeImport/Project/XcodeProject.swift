@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Payload
 
@@ -20,11 +21,20 @@ public struct XcodeProject: Sendable {
     /// includes and the xcconfig files it names.
     public var definitionFiles: [URL] = []
 
+    /// The repository its files are read from: every file it names is handed out by `file(_:problems:)`.
+    public var repository: Repository
+
     public var folder: URL { bundle.deletingLastPathComponent() }
 
     /// The project at `location`: an `.xcodeproj`, or an XcodeGen spec (`project.yml`).
-    public static func read(_ location: URL) throws(ReadError) -> XcodeProject {
-        ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location) : try XcodeProject(bundle: location)
+    public static func read(_ location: URL, in repository: Repository? = nil) throws(ReadError) -> XcodeProject {
+        ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location, in: repository) : try XcodeProject(bundle: location, in: repository)
+    }
+
+    /// A path of the project's (relative to its folder, `$(SRCROOT)/..` and symlinks followed,
+    /// case as a macOS volume ignores it) as a file inside the repository; nil, and said, when it is not.
+    public func file(_ path: String, problems: inout [String]) -> URL? {
+        repository.file(path, relativeTo: folder, namedIn: bundle.path, problems: &problems)
     }
 
     public struct Target: Sendable {
@@ -64,10 +74,15 @@ public struct XcodeProject: Sendable {
     }
 
     /// Reads `bundle/project.pbxproj`.
-    public init(bundle: URL) throws(ReadError) {
+    public init(bundle: URL, in repository: Repository? = nil) throws(ReadError) {
         self.bundle = bundle.standardizedFileURL
+        self.repository = repository ?? Repository(around: self.bundle)
         name = bundle.deletingPathExtension().lastPathComponent
-        let file = self.bundle.appendingPathComponent("project.pbxproj")
+        var refused: [String] = []
+        // A symlinked project (or a workspace's FileRef) that leads out of the repository is not read.
+        guard let file = self.repository.file("project.pbxproj", relativeTo: self.bundle, namedIn: self.bundle.path, problems: &refused) else {
+            throw ReadError(description: refused.joined(separator: "; "))
+        }
         definitionFiles = [file]
         guard let data = FileManager.default.contents(atPath: file.path) else { throw ReadError(description: "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)") }
         let root: Any
@@ -116,7 +131,8 @@ public struct XcodeProject: Sendable {
                       let folder = paths[groupID]?.first else { continue }
                 let excluded = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
                     .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
-                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: excluded)
+                guard let root = self.file(folder, problems: &graph.problems) else { continue }
+                let files = SynchronizedFolder.files(root, in: self.repository, excluding: excluded)
                 target.sources += files.sources.map { folder + "/" + $0 }
                 target.resources += files.resources.map { folder + "/" + $0 }
             }
@@ -129,7 +145,8 @@ public struct XcodeProject: Sendable {
                 let listed = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
                     .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
                 guard !listed.isEmpty else { continue }
-                let files = SynchronizedFolder.files(self.folder.appendingPathComponent(folder), excluding: []) { path, isFolder in
+                guard let root = self.file(folder, problems: &graph.problems) else { continue }
+                let files = SynchronizedFolder.files(root, in: self.repository, excluding: []) { path, isFolder in
                     (!isFolder || SynchronizedFolder.isPackage(path)) && !SynchronizedFolder.matches(path, listed)
                 }
                 target.sources += files.sources.map { folder + "/" + $0 }

@@ -40,6 +40,11 @@ public enum AssetColors {
 
     /// A file's JSON; nil when there is no file, or (said) when it is too big or not JSON.
     static func contents(_ file: URL, problems: inout [String]) -> JSONValue? {
+        // The folders walked are no symlinks; a Contents.json linked from elsewhere is not read either.
+        guard Confinement.file(file.lastPathComponent, relativeTo: file.deletingLastPathComponent(), within: [file.deletingLastPathComponent()]) != nil else {
+            problems.append("\(file.path): a symbolic link that leads outside its folder; not read")
+            return nil
+        }
         guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
         guard size.intValue <= maxFileBytes, let data = FileManager.default.contents(atPath: file.path) else {
             problems.append("\(file.path): more than \(maxFileBytes / 1024) KB; not read")
