@@ -11,6 +11,8 @@ struct XCConfig {
     static let maxBytes = 1 << 20
 
     var settings: [String: String] = [:]
+    /// Where each setting is last defined, "file:line", for expansion's problems.
+    var origins: [String: String] = [:]
     /// Every file read, the first one given and each it includes.
     var files: [URL] = []
     var problems: [String] = []
@@ -58,9 +60,9 @@ struct XCConfig {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            value = value.replacingOccurrences(of: "${inherited}", with: "$(inherited)")
-            if let earlier = settings[key] { value = value.replacingOccurrences(of: "$(inherited)", with: earlier) }
+            if let earlier = settings[key] { value = BuildSettings.inheriting(value, beneath: earlier, key: key, at: at, problems: &problems) }
             settings[key] = value
+            origins[key] = at
         }
     }
 
