@@ -53,7 +53,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
-        .testTarget(name: "PayloadTests", dependencies: ["Payload"]),
+        .testTarget(name: "PayloadTests", dependencies: ["Payload", "Checked"]),
         .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],

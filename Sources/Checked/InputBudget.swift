@@ -27,6 +27,12 @@ public struct InputBudget: Sendable {
         public var maximum: Int
         public var unit: String
         public var description: String { limit == .depth ? "nested deeper than \(maximum) levels" : "more than \(maximum) \(unit)" }
+
+        public init(limit: Limit, maximum: Int, unit: String) {
+            self.limit = limit
+            self.maximum = maximum
+            self.unit = unit
+        }
     }
 
     /// One level deeper; past `maxDepth` the error, and the depth is unchanged.

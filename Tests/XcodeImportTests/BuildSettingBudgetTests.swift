@@ -72,12 +72,31 @@ struct BuildSettingBudgetTests {
         let (settings, problems) = try Self.read(xcconfig: """
         FIRST = one $(SECOND)
         SECOND = two $(FIRST)
-        OTHER_SWIFT_FLAGS = $(OTHER_SWIFT_FLAGS) -warnings-as-errors
+        LOUD = $(LOUD:upper)!
         """)
         #expect(problems.contains { $0.hasSuffix("Config/Loop.xcconfig:1: the build setting FIRST refers to itself (FIRST → SECOND → FIRST); that reference reads as empty") }, "\(problems)")
-        #expect(problems.contains { $0.hasSuffix("Config/Loop.xcconfig:3: the build setting OTHER_SWIFT_FLAGS refers to itself (OTHER_SWIFT_FLAGS → OTHER_SWIFT_FLAGS); that reference reads as empty") }, "\(problems)")
-        #expect(settings["FIRST"] == "one two " && settings["SECOND"] == "two ")
-        #expect(settings["OTHER_SWIFT_FLAGS"] == " -warnings-as-errors")
+        #expect(problems.contains { $0.hasSuffix("Config/Loop.xcconfig:3: the build setting LOUD refers to itself (LOUD → LOUD); that reference reads as empty") }, "\(problems)")
+        #expect(settings["FIRST"] == "one two " && settings["SECOND"] == "two " && settings["LOUD"] == "!")
+    }
+
+    /// A setting naming itself is the value beneath, as Xcode reads it (`$(inherited)` by another
+    /// name), at every level; doubled that way it meets the same budget.
+    @Test func selfReferenceIsTheValueBeneath() throws {
+        let (settings, problems) = try Self.read(xcconfig: """
+        OTHER_SWIFT_FLAGS = -DBASE
+        OTHER_SWIFT_FLAGS = -DBETA $(OTHER_SWIFT_FLAGS)
+        WARNINGS = $(WARNINGS) -warnings-as-errors
+        """, targetSettings: """
+            settings:
+              base:
+                OTHER_SWIFT_FLAGS: ${OTHER_SWIFT_FLAGS} -DAPP
+        """)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(settings["OTHER_SWIFT_FLAGS"] == "-DBETA -DBASE -DAPP" && settings["WARNINGS"] == "-warnings-as-errors")
+        let doubling = ["K = x"] + Array(repeating: "K = $(K)$(K)", count: 64)
+        let (cut, said) = try Self.read(xcconfig: doubling.joined(separator: "\n"), name: "selfDoubling")
+        #expect(said.contains { $0.contains("Config/Loop.xcconfig:18: the build setting K would be longer than 64 KB") }, "\(said)")
+        #expect((cut["K"]?.utf8.count ?? .max) <= BuildSettingExpansion.maxValueBytes)
     }
 
     @Test func cycleInASpecNamesTheSpecLine() throws {

@@ -59,3 +59,76 @@ struct ReaderBudgetTests {
         }
     }
 }
+
+/// YAML under the same budget: depth and values once aliases are expanded, each an error at
+/// the file, line and column.
+struct YAMLBudgetTests {
+    @Test func deepAndWideYAML() {
+        let cases = [("a:\n  b: " + String(repeating: "{c: ", count: 50_000), "project.yml:2:"),
+                     ((0..<200).map { String(repeating: " ", count: $0) + "- " }.joined() + "x", "project.yml:1:"),
+                     ("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + (1..<8).map { "\(Character(UnicodeScalar(97 + $0)!)): &\(Character(UnicodeScalar(97 + $0)!)) [" + String(repeating: "*\(Character(UnicodeScalar(96 + $0)!)), ", count: 10) + "]" }.joined(separator: "\n"), "project.yml:")]
+        for (text, at) in cases {
+            #expect {
+                _ = try YAMLReader.parse(Array(text.utf8), file: "project.yml")
+            } throws: { error in
+                let e = "\(error)"
+                return e.hasPrefix(at) && (e.contains("nested deeper than 64 levels") || e.contains("more than 500000 values once aliases are expanded"))
+            }
+        }
+    }
+}
+
+/// The Objective-C reader: nesting past its budget stops the file with a problem at the place
+/// (what was read before it is kept), and its work stays linear in the tokens, counted.
+struct ObjCReaderBudgetTests {
+    static let reply = "static NSString *const ReplyAction = @\"REPLY\";\n"
+
+    static func read(_ source: String) -> ObjCSourceReader { ObjCSourceReader.reader(Array(source.utf8), file: "Deep.m") }
+
+    static func keepsWhatCameBefore(_ reader: ObjCSourceReader) -> Bool {
+        reader.facts.bindings.contains { $0.path == ["ReplyAction"] }
+    }
+
+    @Test func fiftyThousandArrayLiterals() {
+        let reader = Self.read(Self.reply + "NSArray *a = " + String(repeating: "@[", count: 50_000) + "@1" + String(repeating: "]", count: 50_000) + ";\n")
+        #expect(reader.facts.problems == ["Deep.m:2:270: nested deeper than 128 levels; the rest of the file is not read"])
+        #expect(Self.keepsWhatCameBefore(reader) && reader.budget.deepest == ObjCSourceReader.maxDepth)
+    }
+
+    @Test func parenthesesOpenAndClosed() {
+        // 100,000 levels: a reader that tried every token again would take minutes here.
+        let tokens = 200_004
+        for source in [String(repeating: "(", count: 100_000) + "x" + String(repeating: ")", count: 100_000) + ";",
+                       "int y = " + String(repeating: "(", count: 100_000)] {
+            let reader = Self.read(Self.reply + source)
+            #expect(reader.facts.problems.count == 1 && reader.facts.problems[0].hasPrefix("Deep.m:2:") && reader.facts.problems[0].hasSuffix(": nested deeper than 128 levels; the rest of the file is not read"), "\(reader.facts.problems)")
+            #expect(Self.keepsWhatCameBefore(reader))
+            #expect(reader.budget.size < tokens, "\(reader.budget.size) steps for \(tokens) tokens")
+        }
+    }
+
+    @Test func otherDeepShapes() {
+        let deep = "nested deeper than 128 levels; the rest of the file is not read"
+        // Each block's body is found by scanning to its `}`: 50,000 nested blocks meet the step budget first.
+        let steps = " steps reading it; the rest of the file is not read"
+        for (name, source, said) in [("messages", String(repeating: "[", count: 50_000) + "x" + String(repeating: " a]", count: 50_000) + ";", deep),
+                                     ("prefix operators", "int z = " + String(repeating: "- ", count: 50_000) + "1;", deep),
+                                     ("casts", "id w = " + String(repeating: "(NSString *)", count: 50_000) + "x;", deep),
+                                     ("blocks", "id b = " + String(repeating: "^{ ", count: 50_000) + String(repeating: "}", count: 50_000) + ";", steps)] {
+            let reader = Self.read(Self.reply + source)
+            #expect(reader.facts.problems.count == 1 && reader.facts.problems[0].hasPrefix("Deep.m:2:") && reader.facts.problems[0].hasSuffix(said), "\(name): \(reader.facts.problems)")
+            #expect(Self.keepsWhatCameBefore(reader), "\(name)")
+        }
+    }
+
+    /// Shapes that are flat but made the reader scan back or forward from every token.
+    @Test func flatShapesStayLinear() {
+        for (name, source, tokens) in [("function bodies after unmatched parentheses", String(repeating: "){}", count: 30_000), 90_000),
+                                       ("unclosed messages", String(repeating: "[a b:", count: 30_000), 90_000),
+                                       ("defines of defines", "#define A " + String(repeating: "#define A ", count: 50_000) + "\n", 0)] {
+            let reader = Self.read(Self.reply + source)
+            #expect(reader.budget.size <= 4 * (tokens + 16), "\(name): \(reader.budget.size) steps for \(tokens) tokens")
+            #expect(Self.keepsWhatCameBefore(reader), "\(name)")
+        }
+    }
+}

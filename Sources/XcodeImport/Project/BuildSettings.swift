@@ -34,12 +34,14 @@ public enum BuildSettings {
         return out
     }
 
-    /// `value` with each `$(inherited)` the value beneath. Sixty-four lines of `K = $(inherited)
-    /// $(inherited)` double K sixty-four times: past `BuildSettingExpansion.maxValueBytes` the
-    /// value beneath is dropped and said.
+    /// `value` with each `$(inherited)` the value beneath; so is the setting's own name, as Xcode
+    /// reads it (`OTHER_SWIFT_FLAGS = -DBETA $(OTHER_SWIFT_FLAGS)`). Sixty-four lines of `K =
+    /// $(inherited)$(inherited)` double K sixty-four times: past `BuildSettingExpansion.maxValueBytes`
+    /// the value beneath is dropped and said.
     static func inheriting(_ value: String, beneath: String?, key: String, at origin: String?, problems: inout [String]) -> String {
         guard value.utf8.contains(UInt8(ascii: "$")) else { return value }
         let text = value.replacingOccurrences(of: "${inherited}", with: "$(inherited)")
+            .replacingOccurrences(of: "$(\(key))", with: "$(inherited)").replacingOccurrences(of: "${\(key)}", with: "$(inherited)")
         let uses = text.components(separatedBy: "$(inherited)").count - 1
         guard uses > 0 else { return text }
         let beneath = beneath ?? ""
@@ -54,7 +56,7 @@ public enum BuildSettings {
 
 /// `$(NAME)` and `${NAME}` expanded against one set of settings, each setting once (memoized),
 /// with a cycle check and budgets: a reference back to a setting being expanded (`A = $(B)`,
-/// `B = $(A)`, or `A = $(A) -x`) is a problem naming it, the chain and where it is defined, and
+/// `B = $(A)`, or `A = $(A:lower)`) is a problem naming it, the chain and where it is defined, and
 /// reads as empty; a setting that expands past `maxValueBytes` (`K = $(J)$(J)`, `J = $(I)$(I)`, …
 /// doubles each line) or nests past `maxDepth` reads as empty; past `maxTotalBytes` for the whole
 /// set, the rest read as empty. Settings are expanded in name order, so the outcome is the same
