@@ -145,6 +145,66 @@ struct BuildSettingBudgetTests {
         #expect((settings["K"]?.utf8.count ?? .max) <= BuildSettingExpansion.maxValueBytes)
     }
 
+    /// The same expansion for a pbxproj: a cycle in the project's settings is said once (not
+    /// once per target), placed by its configuration, as the pbxproj's values carry no lines.
+    @Test func cycleInAPbxproj() throws {
+        var text = try String(contentsOf: xcodeFixtures.appendingPathComponent("Harbor.pbxproj"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "MARKETING_VERSION = 2.1;\n", with: "MARKETING_VERSION = 2.1;\nA = \"$(B)$(B)$(B)$(B)\";\nB = \"$(A)$(A)$(A)$(A)\";\n")
+        let bundle = temporaryFolder().appendingPathComponent("Harbor.xcodeproj")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: bundle.appendingPathComponent("project.pbxproj"))
+        let project = try XcodeProject(bundle: bundle)
+        let file = bundle.appendingPathComponent("project.pbxproj").standardizedFileURL.path
+        #expect(project.problems == ["\(file): the project's Debug configuration: the build setting A refers to itself (A → B → A); that reference reads as empty"])
+        #expect(project.targets.count == 2 && project.targets.allSatisfy { $0.configuration("Debug")?["A"] == "" })
+        #expect(project.targets.first { $0.name == "Harbor" }?.configuration("Debug")?["PRODUCT_BUNDLE_IDENTIFIER"] == "com.example.Harbor.debug")
+    }
+
+    /// An Info.plist's `$(VAR)` strings go through the same expansion, placed by their key path.
+    @Test func infoPlistExpansionThroughTheProject() throws {
+        let spec = try XcodeGenTests.spec([
+            "project.yml": """
+            name: Plist
+            configFiles:
+              Debug: Big.xcconfig
+            targets:
+              App:
+                type: application
+                platform: iOS
+                info:
+                  path: App/Info.plist
+                  properties:
+                    CFBundleDisplayName: $(NAME) Beta
+                    UIHuge: [$(BIG)$(BIG)]
+            """,
+            "Big.xcconfig": "NAME = Tides\nBIG = " + String(repeating: "x", count: 40_000) + "\n",
+        ])
+        let project = try XcodeProject(xcodeGenSpec: spec)
+        let app = try #require(project.targets.first)
+        var problems: [String] = []
+        let plist = XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Debug", problems: &problems)
+        #expect(plist["CFBundleDisplayName"] as? String == "Tides Beta")
+        #expect((plist["UIHuge"] as? [Any])?.first as? String == "")
+        #expect(problems == ["target App's Info.plist: UIHuge[0]: expands to more than 64 KB of build settings; read as empty"])
+    }
+
+    /// The fuzzer's find: `J = $(inherited)$(J-` doubled line by line is a value of thousands of
+    /// unclosed `$(`, each once searched to the value's end for its `)`; now searched once.
+    @Test func unclosedReferencesAreScannedOnce() {
+        let unclosed = String(repeating: "$(J-x ", count: 10_000)
+        var expansion = BuildSettingExpansion(["J": unclosed, "K": "$(J)"])
+        #expect(expansion.value(of: "K") == unclosed && expansion.problems.isEmpty)
+        #expect(expansion.budget.size == unclosed.utf8.count)
+    }
+
+    /// Every line of a 1 MB file copying a 64 KB value through `$(inherited)` is bounded too.
+    @Test func inheritedCopiesHaveABudget() throws {
+        let lines = ["K = " + String(repeating: "x", count: 60_000)] + Array(repeating: "K = $(inherited)", count: 200)
+        let (settings, problems) = try Self.read(xcconfig: lines.joined(separator: "\n"))
+        #expect(problems.contains { $0.contains("Config/Loop.xcconfig:141: $(inherited) has copied more than 8 MB of settings in this chain of files; from here on it reads as empty") }, "\(problems)")
+        #expect(settings["K"] == "")
+    }
+
     @Test func infoPlistStringsShareOneBudget() {
         let big = String(repeating: "x", count: 40_000)
         var expansion = BuildSettingExpansion(["BIG": big, "NAME": "Tides"])

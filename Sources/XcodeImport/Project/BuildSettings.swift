@@ -119,12 +119,21 @@ public struct BuildSettingExpansion {
     mutating func expand(_ value: String, for key: String?, at place: String? = nil) -> String {
         guard value.utf8.contains(UInt8(ascii: "$")) else { return value }
         var out = "", rest = Substring(value)
-        while let dollar = rest.firstIndex(of: "$") {
+        // A bracket no `$(` found closing is searched for once: a value of a thousand unclosed
+        // `$(` searched to its end at each was quadratic (the fuzzer's find).
+        var unclosed: Set<UInt8> = []
+        while let dollar = rest.utf8.firstIndex(of: UInt8(ascii: "$")) {
             out += rest[..<dollar]
-            let after = rest[rest.index(after: dollar)...]
-            guard let open = after.first, open == "(" || open == "{",
-                  let close = after.firstIndex(of: open == "(" ? ")" : "}") else { out.append("$"); rest = after; continue }
-            let inner = after[after.index(after: after.startIndex)..<close]
+            let after = rest[rest.utf8.index(after: dollar)...]
+            guard let open = after.utf8.first, open == UInt8(ascii: "(") || open == UInt8(ascii: "{") else { out.append("$"); rest = after; continue }
+            let closing = open == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            guard !unclosed.contains(closing), let close = after.utf8.firstIndex(of: closing) else {
+                unclosed.insert(closing)
+                out.append("$")
+                rest = after
+                continue
+            }
+            let inner = after[after.utf8.index(after: after.startIndex)..<close]
             let parts = inner.split(separator: ":", maxSplits: 1).map(String.init)
             var text = parts.first.flatMap { self.value(of: $0) } ?? ""
             if parts.count > 1 { text = Self.apply(parts[1], to: text) }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// The build settings of an `.xcconfig` file as Xcode reads them: `KEY = VALUE` lines (a
@@ -17,6 +18,10 @@ struct XCConfig {
     var files: [URL] = []
     var problems: [String] = []
     let projectFolder: URL
+    /// Bytes `$(inherited)` copied in this chain of files: a 64 KB value copied again on every
+    /// line of a 1 MB file would be gigabytes.
+    var inherited = InputBudget(maxDepth: 1, maxSize: 8 << 20, unit: "bytes")
+    var saidInheritedSpent = false
 
     /// Reads `file`; an include is found beside the file that names it, else in `projectFolder`
     /// (Xcode's search, which lets `Riot/Common.xcconfig` include `Config/Ids.xcconfig`).
@@ -60,7 +65,14 @@ struct XCConfig {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if let earlier = settings[key] { value = BuildSettings.inheriting(value, beneath: earlier, key: key, at: at, problems: &problems) }
+            if let earlier = settings[key], value.contains("$") {
+                let copied = inherited.take(earlier.utf8.count)
+                if !copied, !saidInheritedSpent {
+                    problems.append("\(at): $(inherited) has copied more than \(inherited.maxSize >> 20) MB of settings in this chain of files; from here on it reads as empty")
+                    saidInheritedSpent = true
+                }
+                value = BuildSettings.inheriting(value, beneath: copied ? earlier : "", key: key, at: at, problems: &problems)
+            }
             settings[key] = value
             origins[key] = at
         }
