@@ -22,8 +22,8 @@ struct XcodeGenSettings {
     var groupsLeft = 0
     var layered = 0
     var problems: [String] = []
-    /// Where each setting is defined ("file:line:column" of the spec, "file:line" of an xcconfig),
-    /// the last read, for expansion's problems.
+    /// Where each setting is defined ("file:line" of the spec or of an xcconfig), the last read,
+    /// for expansion's problems.
     var origins: [String: String] = [:]
 
     init(spec: XcodeGenSpec) {
@@ -84,8 +84,8 @@ struct XcodeGenSettings {
             let read = XCConfig(file: file, projectFolder: spec.folder, from: path.location)
             problems += read.problems
             xcconfigs[file.path] = read
+            origins.merge(read.origins) { $1 }
         }
-        origins.merge(xcconfigs[file.path]!.origins) { $1 }
         return xcconfigs[file.path]!.settings
     }
 
