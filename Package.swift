@@ -54,7 +54,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
-        .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics"]),
+        .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
         .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],

@@ -17,7 +17,7 @@ public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "json": json, "payload": payload, "plist": plist, "strings": strings, "mustache": mustache,
         "css": css, "html": html, "layout": layout, "image": image, "media": media,
-        "yaml": yaml, "storyboard": storyboard, "objc": objc, "assets": assets,
+        "yaml": yaml, "storyboard": storyboard, "objc": objc, "assets": assets, "xcconfig": xcconfig,
     ]
 
     /// The importers read files: each input is written to this process's own scratch file.
@@ -54,6 +54,46 @@ public enum FuzzTargets {
         if let icon = try? IconComposerIcon.read(bundle: bundle) {
             for appearance in IconComposerIcon.Appearance.allCases { _ = icon.rendition(appearance) }
             _ = icon.inputs
+        }
+    }
+
+    /// A spec whose configurations read the fuzzed xcconfig at both levels, with settings and an
+    /// Info.plist that name its settings, so every layer of expansion meets what it sets.
+    static let xcconfigSpec = """
+    name: Fuzz
+    configFiles:
+      Debug: Settings.xcconfig
+    settings:
+      base:
+        OTHER_SWIFT_FLAGS: $(inherited) -DPROJECT
+    targets:
+      App:
+        type: application
+        platform: iOS
+        configFiles:
+          Debug: Settings.xcconfig
+          Release: Settings.xcconfig
+        settings:
+          base:
+            PRODUCT_BUNDLE_IDENTIFIER: $(BASE_BUNDLE_IDENTIFIER).$(PRODUCT_NAME:rfc1034identifier)
+            OTHER_SWIFT_FLAGS: ${OTHER_SWIFT_FLAGS} -DAPP
+        info:
+          path: Info.plist
+          properties:
+            CFBundleDisplayName: $(DISPLAY_NAME) $(APP_NAME:upper)
+            NSExtension: {NSExtensionAttributes: {UNNotificationExtensionCategory: [$(CATEGORY), "${CATEGORY:lower}"]}}
+    """
+
+    /// Any bytes as an xcconfig file, read through an XcodeGen spec: layered, `$(inherited)`
+    /// resolved, every setting expanded for each configuration, and the Info.plist's strings.
+    public static func xcconfig(_ bytes: [UInt8]) {
+        _ = scratch(bytes, "Settings.xcconfig") // beside the spec, in this process's scratch folder
+        guard let project = try? XcodeProject(xcodeGenSpec: scratch(Array(xcconfigSpec.utf8), "project.yml")) else { return }
+        var problems: [String] = []
+        for target in project.targets {
+            for configuration in target.configurations {
+                _ = XcodeDiscovery.infoPlist(of: target, in: project, configuration: configuration.name, problems: &problems)
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import Checked
+
 /// A JSON value with object keys in file order. Our own parser so that errors carry a line and
 /// column, and `true` never turns into `1` (Foundation's parser on Linux blurs the two).
 public enum JSONValue: Sendable, Equatable {
@@ -105,7 +107,7 @@ public enum JSONParser {
         var p = Parser(bytes: bytes, file: file)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.i = 3 }
         p.skipSpace()
-        let value = try p.value(depth: 0)
+        let value = try p.value()
         p.skipSpace()
         guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
         return value
@@ -115,6 +117,7 @@ public enum JSONParser {
         let bytes: [UInt8]
         let file: String
         var i = 0
+        var budget = InputBudget(maxDepth: JSONParser.maxDepth, maxSize: .max)
 
         func error(_ message: String) -> JSONError {
             var line = 1, column = 1
@@ -126,8 +129,9 @@ public enum JSONParser {
 
         mutating func skipSpace() { while i < bytes.count, [9, 10, 13, 32].contains(bytes[i]) { i += 1 } }
 
-        mutating func value(depth: Int) throws(JSONError) -> JSONValue {
-            guard depth < JSONParser.maxDepth else { throw error("nested deeper than \(JSONParser.maxDepth) levels") }
+        mutating func value() throws(JSONError) -> JSONValue {
+            do { try budget.enter() } catch { throw self.error(error.description) }
+            defer { budget.leave() }
             guard i < bytes.count else { throw error("unexpected end of file: a value is missing") }
             switch bytes[i] {
             case UInt8(ascii: "{"):
@@ -143,7 +147,7 @@ public enum JSONParser {
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected : after \"\(key)\"") }
                     i += 1
                     skipSpace()
-                    members.append((key, try value(depth: depth + 1)))
+                    members.append((key, try value()))
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of file: } is missing") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -157,7 +161,7 @@ public enum JSONParser {
                 if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
                 while true {
                     skipSpace()
-                    items.append(try value(depth: depth + 1))
+                    items.append(try value())
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of file: ] is missing") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// The old-style (OpenStep) property list Xcode writes `project.pbxproj` in: `{ key = value; }`,
@@ -7,7 +8,9 @@ import Foundation
 struct OpenStepReader {
     let bytes: [UInt8]
     let file: String
-    var i = 0, line = 1, lineStart = 0, depth = 0
+    var i = 0, line = 1, lineStart = 0
+    /// Depth only: a value here is never shared, so the file's size bounds how many there are.
+    var budget = InputBudget(maxDepth: PropertyList.maxDepth, maxSize: .max)
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -61,9 +64,8 @@ struct OpenStepReader {
     }
 
     mutating func nested(_ body: (inout OpenStepReader) throws(PropertyList.ParseError) -> Any) throws(PropertyList.ParseError) -> Any {
-        guard depth < PropertyList.maxDepth else { throw fail("nested deeper than \(PropertyList.maxDepth) levels") }
-        depth += 1
-        defer { depth -= 1 }
+        do { try budget.enter() } catch { throw fail(error.description) }
+        defer { budget.leave() }
         return try body(&self)
     }
 

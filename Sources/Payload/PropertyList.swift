@@ -12,6 +12,9 @@ public enum PropertyList {
     public static let maxValues = 100_000
     public static let maxDepth = 64
 
+    /// The budget every property-list reader (XML, binary, OpenStep) counts with.
+    static var budget: InputBudget { InputBudget(maxDepth: maxDepth, maxSize: maxValues, unit: "values") }
+
     public struct ParseError: Error, CustomStringConvertible, Equatable {
         public var file: String
         /// "line 12" or "byte 4096".
@@ -43,7 +46,7 @@ private struct BinaryReader {
     let file: String
     var offsets: [Int] = []
     var refSize = 1
-    var values = 0
+    var budget = PropertyList.budget
 
     init(bytes: [UInt8], file: String) { self.bytes = bytes; self.file = file }
 
@@ -89,9 +92,7 @@ private struct BinaryReader {
         guard ref >= 0, ref < offsets.count else { throw fail(bytes.count - 32, "object \(ref) does not exist") }
         let at = offsets[ref]
         guard at >= 8, at < bytes.count else { throw fail(at, "object \(ref) lies outside the file") }
-        values += 1
-        guard values <= PropertyList.maxValues else { throw fail(at, "expands to more than \(PropertyList.maxValues) values (objects shared over and over); not read") }
-        guard path.count < PropertyList.maxDepth else { throw fail(at, "nested deeper than \(PropertyList.maxDepth) levels") }
+        do { try budget.count() } catch { throw fail(at, "expands to \(error) (objects shared over and over); not read") }
         let marker = bytes[at], nibble = Int(marker & 0xF)
         switch marker >> 4 {
         case 0x0:
@@ -130,6 +131,8 @@ private struct BinaryReader {
             guard count <= bytes.count, refs <= (bytes.count - start) / refSize else { throw fail(at, "the file ends inside a collection") }
             guard path.insert(ref).inserted else { throw fail(at, "object \(ref) contains itself") }
             defer { path.remove(ref) }
+            do { try budget.enter() } catch { throw fail(at, error.description) }
+            defer { budget.leave() }
             var items: [Int] = []
             for i in 0..<refs { items.append(try integer(at: start + i * refSize, size: refSize)) }
             if marker >> 4 != 0xD {
@@ -152,7 +155,7 @@ private struct BinaryReader {
 /// each problem. Not Foundation's XMLParser: it traps on some malformed names.
 private struct XMLReader {
     let file: String
-    var values = 0
+    var budget = PropertyList.budget
 
     func fail(_ line: Int, _ message: String) -> PropertyList.ParseError { .init(file: file, position: "line \(line)", message: message) }
 
@@ -169,7 +172,7 @@ private struct XMLReader {
         var reader = XMLReader(file: file)
         let items = elements(root)
         guard items.count == 1 else { throw reader.fail(line(root), "a <plist> holds exactly one value, not \(items.count)") }
-        return try reader.value(items[0], depth: 0)
+        return try reader.value(items[0])
     }
 
     static func name(_ n: UnsafeMutablePointer<xmlNode>) -> String { n.pointee.name.map { String(cString: $0) } ?? "" }
@@ -189,11 +192,10 @@ private struct XMLReader {
         return out
     }
 
-    mutating func value(_ n: UnsafeMutablePointer<xmlNode>, depth: Int) throws(PropertyList.ParseError) -> Any {
+    mutating func value(_ n: UnsafeMutablePointer<xmlNode>) throws(PropertyList.ParseError) -> Any {
         let at = Self.line(n)
-        values += 1
-        guard values <= PropertyList.maxValues else { throw fail(at, "more than \(PropertyList.maxValues) values") }
-        guard depth < PropertyList.maxDepth else { throw fail(at, "nested deeper than \(PropertyList.maxDepth) levels") }
+        do { try budget.count(); try budget.enter() } catch { throw fail(at, error.description) }
+        defer { budget.leave() }
         let text = { Self.text(n) }
         switch Self.name(n) {
         case "dict":
@@ -202,12 +204,12 @@ private struct XMLReader {
             var out: [String: Any] = [:]
             for i in stride(from: 0, to: items.count, by: 2) {
                 guard Self.name(items[i]) == "key" else { throw fail(Self.line(items[i]), "expected <key>, found <\(Self.name(items[i]))>") }
-                out[Self.text(items[i])] = try value(items[i + 1], depth: depth + 1)
+                out[Self.text(items[i])] = try value(items[i + 1])
             }
             return out
         case "array":
             var out: [Any] = []
-            for item in Self.elements(n) { out.append(try value(item, depth: depth + 1)) }
+            for item in Self.elements(n) { out.append(try value(item)) }
             return out
         case "string": return text()
         case "date": return text()

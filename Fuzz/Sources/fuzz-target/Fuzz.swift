@@ -2,7 +2,8 @@ import Foundation
 import FuzzTargets
 
 // One libFuzzer executable; FUZZ_TARGET (json, payload, plist, strings, mustache, css, html,
-// layout, image, media) picks what each input is fed to (FuzzTargets.swift in the main package).
+// layout, image, media, yaml, storyboard, objc, xcconfig) picks what each input is fed to
+// (FuzzTargets.swift in the main package).
 let target: @Sendable ([UInt8]) -> Void = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let target = FuzzTargets.all[name] else { fatalError("set FUZZ_TARGET to one of \(FuzzTargets.all.keys.sorted())") }

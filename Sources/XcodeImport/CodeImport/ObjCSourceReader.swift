@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 
 /// Reads one Objective-C file's facts from its tokens: a reader of statements and message sends,
@@ -6,27 +7,53 @@ import Foundation
 /// and expressions built of message sends (`[Class selector:arg …]`), calls, literals (`@"…"`,
 /// `@[…]`), dot access, subscripts and `|`. Message sends read as Swift does: `[UNNotificationAction
 /// actionWithIdentifier:a title:b options:c]` is a call `UNNotificationAction(identifier:title:options:)`.
+/// Under a budget: expressions nested past `maxDepth` (50,000 `@[` overflowed the stack) or work
+/// past `stepsPerToken` a token (a statement tried again at every token went quadratic) stop the
+/// file with a problem at the place, and what was read before it is kept.
 final class ObjCSourceReader {
+    /// Real code nests a dozen; each level is a handful of stack frames.
+    static let maxDepth = 128
+    static let stepsPerToken = 64
     private let source: ObjCTokenizer
     private var tokens: [ObjCTokenizer.Token] { source.tokens }
     private let file: String
-    private var facts = SourceFacts()
+    private(set) var facts = SourceFacts()
     private var scope: [String] = []
     private var returns: [[CodeValue]] = []
+    /// Expression depth, and steps taken (the work counter).
+    private(set) var budget: InputBudget
+    /// Set when the budget ran out: every loop and rule stops.
+    private var stopped = false
 
     static let keywords: Set<String> = ["if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "goto", "typedef", "struct", "enum", "union", "sizeof", "in"]
     static let binaryOperators: Set<String> = ["|", "&", "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "<<", ">>", "^"]
 
-    static func read(_ bytes: [UInt8], file: String) -> SourceFacts {
+    static func read(_ bytes: [UInt8], file: String) -> SourceFacts { reader(bytes, file: file).facts }
+
+    /// The reader after reading `bytes`, for its facts and its budget.
+    static func reader(_ bytes: [UInt8], file: String) -> ObjCSourceReader {
         let reader = ObjCSourceReader(ObjCTokenizer(bytes), file: file)
         for d in reader.source.defines { reader.facts.bindings.append(.init(path: [d.name], value: d.value)) }
         reader.readFile()
-        return reader.facts
+        return reader
     }
 
     private init(_ source: ObjCTokenizer, file: String) {
         self.source = source
         self.file = file
+        budget = InputBudget(maxDepth: Self.maxDepth, maxSize: Self.stepsPerToken * (source.tokens.count + 64), unit: "steps reading it")
+    }
+
+    /// `n` steps of work at token `i`; false (and the file stopped, said) past the budget.
+    private func spend(_ n: Int, at i: Int) -> Bool {
+        guard !stopped else { return false }
+        do { try budget.count(n) } catch { stop(error, at: i); return false }
+        return true
+    }
+
+    private func stop(_ exceeded: InputBudget.Exceeded, at i: Int) {
+        stopped = true
+        facts.problems.append("\(site(i)): \(exceeded); the rest of the file is not read")
     }
 
     private func text(_ i: Int) -> String? { i < tokens.count ? tokens[i].text : nil }
@@ -38,6 +65,7 @@ final class ObjCSourceReader {
         let open = tokens[i].text.last.map(String.init) ?? "{"
         let close = ["{": "}", "[": "]", "(": ")"][open] ?? "}"
         var depth = 0, j = i
+        defer { _ = spend(j - i, at: i) }
         while j < tokens.count {
             if tokens[j].kind == .punctuation {
                 if tokens[j].text.hasSuffix(open) { depth += 1 } else if tokens[j].text == close { depth -= 1; if depth == 0 { return j + 1 } }
@@ -51,7 +79,9 @@ final class ObjCSourceReader {
 
     private func readFile() {
         var i = 0, className: String?
-        while i < tokens.count {
+        // Where the last body ended: a function's parameter list lies after it.
+        var afterBody = 0
+        while i < tokens.count, spend(1, at: i) {
             let t = tokens[i]
             if t.kind == .atKeyword {
                 if ["@implementation", "@interface", "@protocol"].contains(t.text), let name = text(i + 1) {
@@ -69,9 +99,11 @@ final class ObjCSourceReader {
                 // A function's body follows its `name(…)`; an ivar block or enum's body does not.
                 var name: String?
                 if i > 0, isPunctuation(i - 1, ")") {
+                    // Back to its `(`, not past the last body (`){}){}…` would go back to the start each time).
                     var j = i - 1, depth = 0
-                    while j >= 0 { if isPunctuation(j, ")") { depth += 1 } else if isPunctuation(j, "(") { depth -= 1; if depth == 0 { break } }; j -= 1 }
-                    if j > 0, tokens[j - 1].kind == .identifier { name = tokens[j - 1].text }
+                    while j >= afterBody { if isPunctuation(j, ")") { depth += 1 } else if isPunctuation(j, "(") { depth -= 1; if depth == 0 { break } }; j -= 1 }
+                    guard spend(i - j, at: i) else { break }
+                    if j > 0, depth == 0, tokens[j - 1].kind == .identifier { name = tokens[j - 1].text }
                 }
                 let end = closing(i) - 1
                 scope = (className.map { [$0] } ?? []) + (name.map { [$0 + "()"] } ?? [])
@@ -79,6 +111,7 @@ final class ObjCSourceReader {
                 statements(&k, until: end)
                 scope = []
                 i = end + 1
+                afterBody = i
             } else {
                 var k = i
                 if !statement(&k, until: tokens.count) { k = i + 1 }
@@ -116,7 +149,7 @@ final class ObjCSourceReader {
     // MARK: Statements
 
     private func statements(_ i: inout Int, until end: Int) {
-        while i < end {
+        while i < end, spend(1, at: i) {
             let start = i
             if !statement(&i, until: end) || i <= start { i = start + 1 }
         }
@@ -191,6 +224,9 @@ final class ObjCSourceReader {
     // MARK: Expressions
 
     private func expression(_ i: inout Int, _ end: Int) -> CodeValue? {
+        guard spend(1, at: i) else { return nil }
+        do { try budget.enter() } catch { stop(error, at: i); return nil }
+        defer { budget.leave() }
         guard let condition = binary(&i, end) else { return nil }
         guard isPunctuation(i, "?") else { return condition }
         i += 1
@@ -222,7 +258,7 @@ final class ObjCSourceReader {
         guard i < end else { return nil }
         if tokens[i].kind == .punctuation, ["!", "-", "~", "&", "*", "++", "--"].contains(tokens[i].text) {
             i += 1
-            guard let operand = unary(&i, end) else { return nil }
+            guard let operand = expressionOperand(&i, end) else { return nil }
             facts.collect(operand)
             return .opaque("an expression with operators")
         }
@@ -233,11 +269,20 @@ final class ObjCSourceReader {
             if isPunctuation(j, ")"), startsExpression(j + 1), tokens[j + 1].kind != .punctuation || tokens[j + 1].text != "(" || j > i + 2 {
                 let save = i
                 i = j + 1
-                if let value = unary(&i, end) { return value }
+                if let value = expressionOperand(&i, end) { return value }
                 i = save
             }
         }
         return postfix(&i, end)
+    }
+
+    /// An operand of a prefix operator, a cast or a message, one level deeper (`- - - … x` and
+    /// `[[[… x] a] b]` nest too).
+    private func expressionOperand(_ i: inout Int, _ end: Int) -> CodeValue? {
+        guard spend(1, at: i) else { return nil }
+        do { try budget.enter() } catch { stop(error, at: i); return nil }
+        defer { budget.leave() }
+        return unary(&i, end)
     }
 
     private func postfix(_ i: inout Int, _ end: Int) -> CodeValue? {
@@ -342,7 +387,7 @@ final class ObjCSourceReader {
         let start = i
         i += 1
         let at = site(i)
-        guard let receiver = unary(&i, end) else { return nil }
+        guard let receiver = expressionOperand(&i, end) else { return nil }
         if i + 1 < end, tokens[i].kind == .identifier, isPunctuation(i + 1, "]") {
             let selector = tokens[i].text
             i += 2

@@ -25,13 +25,15 @@ struct ObjCTokenizer {
 
     static let punctuators = ["...", "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "+=", "-=", "|=", "&=", "*=", "/=", "@[", "@{", "@("]
 
-    init(_ bytes: [UInt8]) {
+    /// `directives`: false for a `#define`'s body, which is tokens only (a body that is itself
+    /// `#define …`, 50,000 times over, would recurse as deep).
+    init(_ bytes: [UInt8], directives: Bool = true) {
         self.bytes = bytes
         lines = SourceBytes.Lines(bytes)
-        var i = 0, atLineStart = true
+        var i = 0, atLineStart = directives
         while i < bytes.count {
             let b = bytes[i]
-            if b == 0x0A { atLineStart = true; i += 1; continue }
+            if b == 0x0A { atLineStart = directives; i += 1; continue }
             if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0C { i += 1; continue }
             if b == UInt8(ascii: "#"), atLineStart { directive(&i); continue }
             atLineStart = false
@@ -80,7 +82,7 @@ struct ObjCTokenizer {
         let line = String(decoding: bytes[start..<i], as: UTF8.self).replacingOccurrences(of: "\\\n", with: " ")
         let words = line.dropFirst().split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard words.count == 3, words[0] == "define", !words[1].contains("(") else { return }
-        var body = ObjCTokenizer(Array(words[2].utf8)).tokens.filter { $0.text != "(" && $0.text != ")" }
+        var body = ObjCTokenizer(Array(words[2].utf8), directives: false).tokens.filter { $0.text != "(" && $0.text != ")" }
         if body.count >= 2, body.allSatisfy({ $0.kind == .objcString || $0.kind == .string }) { body = [Token(kind: .objcString, text: body.map(\.text).joined(), offset: 0)] }
         guard body.count == 1 else { return }
         switch body[0].kind {

@@ -1,3 +1,5 @@
+import Checked
+
 /// One node of the AST `swiftc -dump-parse -dump-ast-format json` prints: its `_kind`, the few
 /// scalar fields the reader uses, its byte range in the source when it has one (declarations and
 /// statements do; expressions do not), and its child nodes in the order printed, which is source order.
@@ -31,9 +33,12 @@ struct SwiftASTJSON {
     static let keptScalars: Set<String> = ["name", "filename", "field", "value", "label", "labels", "extended_type", "static", "implicit", "kind", "single_expression", "get", "start", "end", "negative"]
     static let skippedFields: Set<String> = ["processed_init", "decl_context", "type", "function_ref", "compiler_version"]
     static let maxDepth = 500
+    /// Objects read, of every kind (a big app's dump has a few hundred thousand).
+    static let maxObjects = 10_000_000
 
     private let bytes: [UInt8]
     private var i = 0
+    private var budget = InputBudget(maxDepth: maxDepth, maxSize: maxObjects, unit: "objects")
 
     static let fileStart = Array(#"{"_kind":"source_file","filename":""#.utf8)
 
@@ -51,7 +56,7 @@ struct SwiftASTJSON {
             let name = String(decoding: bytes[(start + fileStart.count)..<end].prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
             var reader = SwiftASTJSON(bytes: Array(bytes[start..<end]))
             let node: SwiftASTNode
-            do throws(Failure) { node = try reader.object(depth: 0) } catch { files.append((name, nil, error.message)); continue }
+            do throws(Failure) { node = try reader.object() } catch { files.append((name, nil, error.message)); continue }
             files.append((name, node, nil))
         }
         return files
@@ -71,8 +76,14 @@ struct SwiftASTJSON {
         i += 1
     }
 
-    private mutating func object(depth: Int) throws(Failure) -> SwiftASTNode {
-        guard depth < Self.maxDepth else { throw Failure(message: "the AST is nested deeper than \(Self.maxDepth) levels") }
+    /// One level deeper, and one object more, within the budget.
+    private mutating func enter() throws(Failure) {
+        do throws(InputBudget.Exceeded) { try budget.count(); try budget.enter() } catch { throw Failure(message: "the AST is \(error) (at byte \(i) of the dump)") }
+    }
+
+    private mutating func object() throws(Failure) -> SwiftASTNode {
+        try enter()
+        defer { budget.leave() }
         try expect("{")
         var node = SwiftASTNode(kind: "")
         space()
@@ -82,7 +93,7 @@ struct SwiftASTJSON {
             let key = try string()
             try expect(":")
             space()
-            if Self.skippedFields.contains(key) { try skipValue(depth: depth + 1) } else { try member(key, of: &node, depth: depth) }
+            if Self.skippedFields.contains(key) { try skipValue() } else { try member(key, of: &node) }
             space()
             if peek == UInt8(ascii: ",") { i += 1; continue }
             // swiftc 6.3 leaves some objects open (a typealias of an attributed type: the members
@@ -93,10 +104,10 @@ struct SwiftASTJSON {
         }
     }
 
-    private mutating func member(_ key: String, of node: inout SwiftASTNode, depth: Int) throws(Failure) {
+    private mutating func member(_ key: String, of node: inout SwiftASTNode) throws(Failure) {
         switch peek {
         case UInt8(ascii: "{"):
-            let child = try object(depth: depth + 1)
+            let child = try object()
             if key == "range", let s = child["start"].flatMap({ Int($0) }), let e = child["end"].flatMap({ Int($0) }) { node.range = (s, e) } else { node.children.append((key, child)) }
         case UInt8(ascii: "["):
             i += 1
@@ -107,10 +118,10 @@ struct SwiftASTJSON {
                 case UInt8(ascii: "]"): i += 1
                 case UInt8(ascii: "}"): break // an object left open inside (see `object`) ends here
                 case nil: throw Failure(message: "the AST dump ends inside an array")
-                case UInt8(ascii: "{"): node.children.append((key, try object(depth: depth + 1))); continue
+                case UInt8(ascii: "{"): node.children.append((key, try object())); continue
                 case UInt8(ascii: "\""): strings.append(try string()); continue
                 case UInt8(ascii: ","): i += 1; continue
-                default: try skipValue(depth: depth + 1); continue
+                default: try skipValue(); continue
                 }
                 break
             }
@@ -126,8 +137,9 @@ struct SwiftASTJSON {
         }
     }
 
-    private mutating func skipValue(depth: Int) throws(Failure) {
-        guard depth < Self.maxDepth else { throw Failure(message: "the AST is nested deeper than \(Self.maxDepth) levels") }
+    private mutating func skipValue() throws(Failure) {
+        try enter()
+        defer { budget.leave() }
         space()
         switch peek {
         case UInt8(ascii: "\""): _ = try string()
@@ -139,7 +151,7 @@ struct SwiftASTJSON {
                 guard let c = peek else { throw Failure(message: "the AST dump ends inside a value") }
                 if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") { if c == close { i += 1 }; return }
                 if c == UInt8(ascii: ",") || c == UInt8(ascii: ":") { i += 1; continue }
-                try skipValue(depth: depth + 1)
+                try skipValue()
             }
         default:
             let start = i

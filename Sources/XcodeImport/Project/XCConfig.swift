@@ -12,12 +12,18 @@ struct XCConfig {
     static let maxBytes = 1 << 20
 
     var settings: [String: String] = [:]
+    /// Where each setting is last defined, "file:line", for expansion's problems.
+    var origins: [String: String] = [:]
     /// Every file read, the first one given and each it includes.
     var files: [URL] = []
     var problems: [String] = []
     let projectFolder: URL
     /// Where an include must lead (an absolute or `../` one outside it is not read).
     let repository: Repository
+    /// Bytes `$(inherited)` copied in this chain of files: a 64 KB value copied again on every
+    /// line of a 1 MB file would be gigabytes.
+    var inherited = InputBudget(maxDepth: 1, maxSize: 8 << 20, unit: "bytes")
+    var saidInheritedSpent = false
 
     /// Reads `file`; an include is found beside the file that names it, else in `projectFolder`
     /// (Xcode's search, which lets `Riot/Common.xcconfig` include `Config/Ids.xcconfig`).
@@ -62,9 +68,16 @@ struct XCConfig {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            value = value.replacingOccurrences(of: "${inherited}", with: "$(inherited)")
-            if let earlier = settings[key] { value = value.replacingOccurrences(of: "$(inherited)", with: earlier) }
+            if let earlier = settings[key], value.contains("$") {
+                let copied = inherited.take(earlier.utf8.count)
+                if !copied, !saidInheritedSpent {
+                    problems.append("\(at): $(inherited) has copied more than \(inherited.maxSize >> 20) MB of settings in this chain of files; from here on it reads as empty")
+                    saidInheritedSpent = true
+                }
+                value = BuildSettings.inheriting(value, beneath: copied ? earlier : "", key: key, at: at, problems: &problems)
+            }
             settings[key] = value
+            origins[key] = at
         }
     }
 

@@ -90,9 +90,11 @@ public enum XcodeDiscovery {
                                  problems: inout [String]) -> [String: Any] {
         guard let settings = target.configuration(configuration)?.settings else { return [:] }
         var plist: [String: Any] = [:]
+        var place = "target \(target.name)'s Info.plist"
         if let generated = target.generatedInfoPlist {
             plist = foundationValue(generated) as? [String: Any] ?? [:]
         } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty, let file = project.file(path, problems: &problems) {
+            place = file.path
             if let data = FileManager.default.contents(atPath: file.path) {
                 do {
                     if let read = try PropertyList.read([UInt8](data), file: file.path) as? [String: Any] { plist = read }
@@ -107,13 +109,17 @@ public enum XcodeDiscovery {
                 plist[String(key.dropFirst(14))] = value
             }
         }
-        func expand(_ v: Any) -> Any {
-            if let s = v as? String { return BuildSettings.expand(s, settings, [:]) }
-            if let a = v as? [Any] { return a.map(expand) }
-            if let d = v as? [String: Any] { return d.mapValues(expand) }
+        // One expansion for the whole file: its budget covers every string in it.
+        var expansion = BuildSettingExpansion(settings)
+        func expand(_ v: Any, _ path: String) -> Any {
+            if let s = v as? String { return expansion.expand(s, at: "\(place): \(path)") }
+            if let a = v as? [Any] { return a.enumerated().map { expand($0.element, "\(path)[\($0.offset)]") } }
+            if let d = v as? [String: Any] { return Dictionary(uniqueKeysWithValues: d.sorted { $0.key < $1.key }.map { ($0.key, expand($0.value, "\(path).\($0.key)")) }) }
             return v
         }
-        return plist.mapValues(expand)
+        let expanded = Dictionary(uniqueKeysWithValues: plist.sorted { $0.key < $1.key }.map { ($0.key, expand($0.value, $0.key)) })
+        problems += expansion.problems
+        return expanded
     }
 }
 

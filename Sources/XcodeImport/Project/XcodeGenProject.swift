@@ -108,12 +108,14 @@ extension XcodeProject {
             var targetOwn = own.own
             // XcodeGen writes INFOPLIST_FILE unless the target's settings set it: `info.path`, else the sources' first Info.plist.
             if targetOwn["INFOPLIST_FILE"] == nil, let plist = infoPath ?? files.infoPlists.first { targetOwn["INFOPLIST_FILE"] = plist }
-            var raw = [project.xcconfig, project.own, own.xcconfig, targetOwn].reduce([:], BuildSettings.overlay)
+            var raw: [String: String] = [:]
+            for layer in [project.xcconfig, project.own, own.xcconfig, targetOwn] { raw = BuildSettings.overlay(raw, layer, origins: settings.origins, problems: &files.problems) }
             if raw["PRODUCT_BUNDLE_IDENTIFIER"] == nil, let bundleIDPrefix {
                 raw["PRODUCT_BUNDLE_IDENTIFIER"] = bundleIDPrefix + "." + name.replacingOccurrences(of: "_", with: "-").filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
             }
             let merged = BuildSettings.merge(raw, [:], builtIn: ["TARGET_NAME": name, "PROJECT_NAME": spec.root["name"]?.string ?? "", "CONFIGURATION": config,
-                                                                 "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": ".", "DEVELOPMENT_LANGUAGE": developmentRegion])
+                                                                 "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": ".", "DEVELOPMENT_LANGUAGE": developmentRegion],
+                                         origins: settings.origins, problems: &files.problems)
             settings.layered += merged.count
             target.configurations.append(Configuration(name: config, settings: merged))
         }

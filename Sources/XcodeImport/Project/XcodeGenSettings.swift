@@ -22,6 +22,9 @@ struct XcodeGenSettings {
     var groupsLeft = 0
     var layered = 0
     var problems: [String] = []
+    /// Where each setting is defined ("file:line" of the spec or of an xcconfig), the last read,
+    /// for expansion's problems.
+    var origins: [String: String] = [:]
 
     init(spec: XcodeGenSpec) {
         self.spec = spec
@@ -81,6 +84,7 @@ struct XcodeGenSettings {
             let read = XCConfig(file: file, projectFolder: spec.folder, repository: spec.repository, from: path.location)
             problems += read.problems
             xcconfigs[file.path] = read
+            origins.merge(read.origins) { $1 }
         }
         return xcconfigs[file.path]!.settings
     }
@@ -129,7 +133,7 @@ struct XcodeGenSettings {
         var out: [String: String] = [:]
         out.reserveCapacity(pairs.count)
         for (key, value) in pairs {
-            if let text = Self.text(value) { out[key] = text } else {
+            if let text = Self.text(value) { out[key] = text; origins[key] = value.location } else {
                 problems.append("\(value.location): the setting \(key) is \(value.kind), not a value or a list; not read")
             }
         }

@@ -105,8 +105,12 @@ public struct XcodeProject: Sendable {
             let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
             for (configName, settings) in own {
                 let base = projectSettings.first { $0.0 == configName }?.1 ?? [:]
+                // The pbxproj's values carry no lines: a setting is placed by its configuration.
+                var origins = base.keys.reduce(into: [:]) { $0[$1] = "\(file.path): the project's \(configName) configuration" }
+                for key in settings.keys { origins[key] = "\(file.path): target \(targetName)'s \(configName) configuration" }
                 let merged = BuildSettings.merge(base, settings, builtIn: ["TARGET_NAME": targetName, "PROJECT_NAME": name, "CONFIGURATION": configName,
-                                                                            "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": "."])
+                                                                            "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": "."],
+                                                 origins: origins, problems: &graph.problems)
                 target.configurations.append(Configuration(name: configName, settings: merged))
             }
             for phaseID in t["buildPhases"] as? [String] ?? [] {
@@ -154,6 +158,8 @@ public struct XcodeProject: Sendable {
             }
             targets.append(target)
         }
-        problems = graph.problems
+        // A project-level setting's problem comes once, not once per target.
+        var said = Set<String>()
+        problems = graph.problems.filter { said.insert($0).inserted }
     }
 }

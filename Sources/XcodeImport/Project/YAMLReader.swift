@@ -1,3 +1,4 @@
+import Checked
 import CYAML
 import Foundation
 
@@ -129,8 +130,10 @@ struct YAMLBuilder {
     let file: String
     var root: YAMLNode?
     var documents = 0
-    /// Values made so far, each alias counting every value it stands for.
-    var values = 0
+    /// Collections open (depth) and values made so far, each alias counting every value it
+    /// stands for (size).
+    var budget = InputBudget(maxDepth: YAMLReader.maxDepth, maxSize: YAMLReader.maxValues,
+                             unit: "values once aliases are expanded (aliases of aliases, a \"billion laughs\"?)")
     var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     var open: [OpenCollection] = []
 
@@ -185,13 +188,14 @@ struct YAMLBuilder {
             target.node.column = Int(mark.column) + 1
             try add(target.node, size: target.size, anchor: nil, mark: mark)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            guard open.count < YAMLReader.maxDepth else { throw error(mark, "nested deeper than \(YAMLReader.maxDepth) levels") }
+            do { try budget.enter() } catch { throw self.error(mark, error.description) }
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             let anchor = isMapping ? Self.text(event.data.mapping_start.anchor) : Self.text(event.data.sequence_start.anchor)
             open.append(OpenCollection(node: node(isMapping ? .mapping([]) : .sequence([])), anchor: anchor))
             try count(1, mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             var done = open.removeLast()
+            budget.leave()
             if done.isMapping {
                 done.node.value = .mapping(done.pairs + done.merged.filter { done.lines[$0.key] == nil })
             } else {
@@ -205,10 +209,7 @@ struct YAMLBuilder {
     }
 
     mutating func count(_ n: Int, _ mark: yaml_mark_t) throws(YAMLError) {
-        values += n
-        if values > YAMLReader.maxValues {
-            throw error(mark, "more than \(YAMLReader.maxValues) values once aliases are expanded (aliases of aliases, a \"billion laughs\"?)")
-        }
+        do { try budget.count(n) } catch { throw self.error(mark, error.description) }
     }
 
     /// A finished value into the collection open around it (or as the document's root).

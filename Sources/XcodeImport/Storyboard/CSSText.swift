@@ -4,9 +4,10 @@ import Templating
 /// How the converter writes numbers, lengths, colours, names and text into a template, the same
 /// way every time (deterministic bytes).
 enum CSS {
-    /// At most two decimals, no trailing zeros: 16, 0.5, 33.33.
+    /// At most two decimals, no trailing zeros: 16, 0.5, 33.33; within ±`Double.maxLength`
+    /// (so `abs` below never meets `Int.min`, whatever arithmetic made `v`).
     static func number(_ v: Double) -> String {
-        let hundredths = Int(saturating: (v * 100).rounded())
+        let hundredths = Int(saturating: (v.clampedLength * 100).rounded())
         let sign = hundredths < 0 ? "-" : ""
         let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
         if fraction == 0 { return hundredths == 0 ? "0" : "\(sign)\(whole)" }
@@ -16,11 +17,12 @@ enum CSS {
 
     /// An aspect ratio to four decimals (16:9 is 1.7778).
     static func ratio(_ v: Double) -> String {
-        let n = Int(saturating: (v * 10_000).rounded())
+        let signed = Int(saturating: (v.clampedLength * 10_000).rounded())
+        let n = signed.magnitude, sign = signed < 0 ? "-" : ""
         var digits = String(n % 10_000)
         digits = String(repeating: "0", count: 4 - digits.count) + digits
         while digits.hasSuffix("0") { digits.removeLast() }
-        return digits.isEmpty ? "\(n / 10_000)" : "\(n / 10_000).\(digits)"
+        return digits.isEmpty ? "\(sign)\(n / 10_000)" : "\(sign)\(n / 10_000).\(digits)"
     }
 
     static func px(_ v: Double) -> String { v == 0 ? "0" : "\(number(v))px" }

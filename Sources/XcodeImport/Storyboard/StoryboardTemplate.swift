@@ -24,11 +24,12 @@ public struct StoryboardTemplate: Sendable {
     /// ("titleLabel" → "title"); an outlet with none keeps its design-time text or image and gets
     /// a comment saying what to bind. `colors`: the asset catalogs' named colours by name.
     public static func convert(_ file: URL, bindings: [String: String], colors: [String: NamedColor]) throws(XcodeProject.ReadError) -> StoryboardTemplate {
-        let document = try InterfaceBuilderXML.read(file)
+        var numbers: [ConversionProblem] = []
+        let document = try InterfaceBuilderXML.read(file, problems: &numbers)
         let scene = try StoryboardScene(document: document, file: file.path)
         var writer = TemplateWriter(scene: scene, bindings: bindings, catalog: colors)
         let html = writer.write()
-        let problems = (scene.problems + writer.problems + writer.colors.problems).enumerated()
+        let problems = (numbers + scene.problems + writer.problems + writer.colors.problems).enumerated()
             .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map { "\(file.path):\($0.element.line): \($0.element.message)" }
         return StoryboardTemplate(html: html, outlets: scene.outlets.map(\.property), problems: problems)
     }
