@@ -1,0 +1,440 @@
+/// Reads what a Tuist manifest's syntax says, from swiftc's parse-only AST, without running it:
+/// the `let`s and static `let`s of the manifest and its ProjectDescriptionHelpers, the helper
+/// functions they call (free, or static in a type or an extension, with their arguments and
+/// default values bound), their bodies' `let`/`var`, `+=`, `append`, `if` on a known Bool and
+/// `return`, and `map`/`flatMap`/`compactMap` with a closure. What cannot be followed becomes a
+/// `TuistValue.unknown` at its file, line and column.
+final class TuistEvaluator {
+    struct Function {
+        var params: [(label: String, name: String, defaultValue: SwiftASTNode?)]
+        var body: SwiftASTNode?
+        var file: Int
+        var scope: [String]
+        var range: (start: Int, end: Int)?
+    }
+    struct Global {
+        var value: SwiftASTNode
+        var file: Int
+        var scope: [String]
+        var range: (start: Int, end: Int)?
+    }
+    struct Frame {
+        var locals: [String: TuistValue] = [:]
+        var scope: [String]
+        var file: Int
+        var ranges: [(start: Int, end: Int)]
+    }
+
+    static let maxCallDepth = 16
+    static let maxSteps = 200_000
+    static let typeKinds: Set<String> = ["class_decl", "struct_decl", "enum_decl", "actor_decl"]
+    static let transparentKinds: Set<String> = ["paren_expr", "bind_optional_expr", "optional_evaluation_expr", "force_value_expr", "try_expr",
+                                                "optional_try_expr", "force_try_expr", "await_expr"]
+
+    let files: [SwiftSourceText]
+    private var globals: [[String]: Global] = [:]
+    private var functions: [[String]: [Function]] = [:]
+    private var memo: [[String]: TuistValue] = [:]
+    private var evaluating: Set<[String]> = []
+    private var frames: [Frame] = []
+    private var steps = 0
+
+    /// `files[k]` is the source `roots[k]` was parsed from; the first file's declarations win.
+    init(files: [SwiftSourceText], roots: [SwiftASTNode?]) {
+        self.files = files
+        for (k, root) in roots.enumerated() {
+            for item in root?.children("items") ?? [] { declare(item, file: k, scope: []) }
+        }
+    }
+
+    private func declare(_ node: SwiftASTNode, file: Int, scope: [String]) {
+        switch node.kind {
+        case "top_level_code_decl":
+            for element in node.child("body")?.children("elements") ?? [] { declare(element, file: file, scope: scope) }
+        case _ where Self.typeKinds.contains(node.kind):
+            guard let name = node.declName else { return }
+            for member in node.children("members") { declare(member, file: file, scope: scope + [name]) }
+        case "extension_decl":
+            let names = (node["extended_type"] ?? "").split(separator: ".").map(String.init)
+            for member in node.children("members") { declare(member, file: file, scope: scope + names) }
+        case "pattern_binding_decl":
+            for entry in node.children("pattern_entries") {
+                guard let value = entry.child("original_init"), let name = entry.child("pattern").flatMap(Self.patternName) else { continue }
+                if globals[scope + [name]] == nil { globals[scope + [name]] = Global(value: value, file: file, scope: scope, range: node.range) }
+            }
+        case "var_decl":
+            // A computed property: a function without parameters.
+            guard let name = node.declName, let getter = node.children("accessors").first(where: { $0["get"] == "true" }) else { return }
+            functions[scope + [name], default: []].append(Function(params: [], body: getter.child("body"), file: file, scope: scope, range: node.range))
+        case "func_decl":
+            guard let name = node.child("name")?.child("base_name")?["name"] else { return }
+            let params = (node.child("params")?.children("params") ?? []).map { p in
+                (label: p["apiName"] ?? "", name: p.declName ?? "_", defaultValue: p.child("expression"))
+            }
+            functions[scope + [name], default: []].append(Function(params: params, body: node.child("body"), file: file, scope: scope, range: node.range))
+        default: return
+        }
+    }
+
+    static func patternName(_ node: SwiftASTNode) -> String? {
+        if node.kind == "pattern_named" { return node.declName }
+        return node.child("sub_pattern").flatMap(patternName)
+    }
+
+    /// The value of the global (or static) `path`, e.g. `["project"]`.
+    func global(_ path: [String]) -> TuistValue? {
+        if let known = memo[path] { return known }
+        guard let g = globals[path] else { return nil }
+        let frame = Frame(scope: g.scope, file: g.file, ranges: g.range.map { [$0] } ?? [])
+        guard evaluating.insert(path).inserted else {
+            return .unknown("\(path.joined(separator: ".")) is defined in terms of itself", at: site(path.last, in: frame))
+        }
+        frames.append(frame)
+        let value = eval(g.value)
+        frames.removeLast()
+        evaluating.remove(path)
+        memo[path] = value
+        return value
+    }
+
+    // MARK: Places
+
+    /// Where `name` first occurs in the innermost declaration or statement being read, else where that starts.
+    private func site(_ name: String?, in frame: Frame? = nil) -> CodeSite {
+        guard let frame = frame ?? frames.last else { return CodeSite(file: files.first?.file ?? "", line: 1, column: 1) }
+        let text = files[frame.file]
+        let range = frame.ranges.last ?? (0, text.bytes.count)
+        if let name, let offset = text.identifiers[name]?.first(where: { $0 >= range.start && $0 <= range.end }) { return text.site(offset) }
+        return text.site(range.start)
+    }
+
+    private func unknown(_ why: String, near name: String?) -> TuistValue { .unknown(why, at: site(name)) }
+
+    // MARK: Expressions
+
+    func eval(_ node: SwiftASTNode) -> TuistValue {
+        steps += 1
+        guard steps <= Self.maxSteps else { return unknown("the manifest takes more than \(Self.maxSteps) steps to read; the rest is not followed", near: nil) }
+        if Self.transparentKinds.contains(node.kind), let sub = node.child("sub_expr") { return eval(sub) }
+        switch node.kind {
+        case "string_literal_expr": return .text(node["value"] ?? "")
+        case "integer_literal_expr":
+            return Int((node["value"] ?? "").replacingOccurrences(of: "_", with: "")).map(TuistValue.integer) ?? unknown("the number \(node["value"] ?? "") is too large", near: nil)
+        case "float_literal_expr": return Double(node["value"] ?? "").map(TuistValue.real) ?? unknown("the number \(node["value"] ?? "")", near: nil)
+        case "boolean_literal_expr": return .bool(node["value"] == "true")
+        case "nil_literal_expr": return .null
+        case "interpolated_string_literal_expr": return interpolation(node)
+        case "array_expr": return .array(node.children("elements").map(eval))
+        case "dictionary_expr":
+            var pairs: [(key: String, value: TuistValue)] = []
+            for element in node.children("elements") {
+                let parts = element.children("elements")
+                guard parts.count == 2 else { continue }
+                let key = eval(parts[0])
+                guard let text = key.text else { return key.unknownReason == nil ? unknown("a dictionary key that is not a string (\(key.sketch))", near: nil) : key }
+                pairs.append((text, eval(parts[1])))
+            }
+            return .dictionary(pairs)
+        case "unresolved_decl_ref_expr": return lookup(node["name"] ?? "")
+        case "declref_expr":
+            // A closure's `$0`: the AST names it `…closure….$0@File.swift:L:C`.
+            let decl = node["decl"] ?? ""
+            let name = decl.split(separator: "@").first.flatMap { $0.split(separator: ".").last }.map(String.init) ?? decl
+            return lookup(name)
+        case "unresolved_member_expr": return .member(node["name"] ?? "")
+        case "unresolved_dot_expr": return dot(node)
+        case "call_expr": return call(node)
+        case "sequence_expr": return sequence(node.children("elements").filter { !["coerce_expr", "conditional_checked_cast_expr", "forced_checked_cast_expr"].contains($0.kind) })
+        case "closure_expr": return unknown("a closure", near: nil)
+        default:
+            return unknown("\(node.kind.replacingOccurrences(of: "_expr", with: "").replacingOccurrences(of: "_", with: " ")) is not an expression the reader follows", near: nil)
+        }
+    }
+
+    /// A local, else a static or global from the innermost enclosing type outwards.
+    private func lookup(_ name: String) -> TuistValue {
+        if let local = frames.last?.locals[name] { return local }
+        let scope = frames.last?.scope ?? []
+        for k in stride(from: scope.count, through: 0, by: -1) {
+            let path = Array(scope.prefix(k)) + [name]
+            if let value = global(path) { return value }
+            if let getter = functions[path]?.first(where: \.params.isEmpty) { return invoke(getter, name: name, labels: [], arguments: []) }
+        }
+        return unknown("\(name) is not defined in the manifest or its ProjectDescriptionHelpers", near: name)
+    }
+
+    /// `a.b.c` as names, when it is a chain of names only.
+    private func namePath(_ node: SwiftASTNode) -> [String]? {
+        switch node.kind {
+        case "unresolved_decl_ref_expr": return node["name"].map { [$0] }
+        case "unresolved_dot_expr":
+            guard let base = node.child("base").flatMap(namePath), let field = node["field"] else { return nil }
+            return base + [String(field.prefix { $0 != "(" })]
+        default: return nil
+        }
+    }
+
+    /// Whether `name` names a type rather than a value here.
+    private func isTypeName(_ name: String) -> Bool {
+        frames.last?.locals[name] == nil && name.first?.isUppercase == true
+    }
+
+    private func dot(_ node: SwiftASTNode) -> TuistValue {
+        let field = String((node["field"] ?? "").prefix { $0 != "(" })
+        if let path = namePath(node), path.count >= 2, isTypeName(path[0]) {
+            let scope = frames.last?.scope ?? []
+            for k in stride(from: scope.count, through: 0, by: -1) {
+                if let value = global(Array(scope.prefix(k)) + path) { return value }
+            }
+            if let getter = functions[path]?.first(where: \.params.isEmpty) { return invoke(getter, name: field, labels: [], arguments: []) }
+            // `Product.app`, `Destinations.iOS`: a ProjectDescription case.
+            if path.count == 2 { return .member(field) }
+        }
+        let base = node.child("base").map(eval) ?? .null
+        if case .unknown = base { return base }
+        // A struct built by its initializer: its field is the argument of that label.
+        if case .call(let c) = base, let value = c[field] { return value }
+        return unknown("\(base.sketch).\(field) is not followed", near: field)
+    }
+
+    private func interpolation(_ node: SwiftASTNode) -> TuistValue {
+        var out = ""
+        for segment in node.child("appending_expr")?.child("body")?.children("elements") ?? [] where segment.kind == "call_expr" {
+            guard let argument = segment.child("args")?.children("args").first?.child("expr") else { continue }
+            let value = eval(argument)
+            switch value {
+            case .text(let s): out += s
+            case .integer(let n): out += String(n)
+            case .unknown: return value
+            default: return unknown("the string interpolation \\(\(value.sketch)) is not a string", near: nil)
+            }
+        }
+        return .text(out)
+    }
+
+    /// `a + b` (strings, arrays), `a ?? b`, `a == b`, `a && b`; operators are left unfolded.
+    private func sequence(_ parts: [SwiftASTNode]) -> TuistValue {
+        if parts.count == 1 { return eval(parts[0]) }
+        guard parts.count % 2 == 1 else { return unknown("an expression with operators", near: nil) }
+        var result = eval(parts[0])
+        for k in stride(from: 1, to: parts.count, by: 2) {
+            let op = parts[k]["name"] ?? parts[k].kind
+            let right = eval(parts[k + 1])
+            if case .unknown = result { return result }
+            if case .unknown = right, op != "??" { return right }
+            switch (op, result, right) {
+            case ("+", .text(let a), .text(let b)): result = .text(a + b)
+            case ("+", .array(let a), .array(let b)): result = .array(a + b)
+            case ("??", .null, _): result = right
+            case ("??", _, _): break
+            case ("==", .text(let a), .text(let b)): result = .bool(a == b)
+            case ("!=", .text(let a), .text(let b)): result = .bool(a != b)
+            case ("&&", .bool(let a), .bool(let b)): result = .bool(a && b)
+            case ("||", .bool(let a), .bool(let b)): result = .bool(a || b)
+            default: return unknown("\(result.sketch) \(op) \(right.sketch) is not followed", near: op.first?.isLetter == true ? op : nil)
+            }
+        }
+        return result
+    }
+
+    // MARK: Calls
+
+    private func call(_ node: SwiftASTNode) -> TuistValue {
+        guard let fn = node.child("fn") else { return unknown("a call", near: nil) }
+        let args = node.child("args")?.children("args") ?? []
+        let labels = args.map { $0["label"] ?? "" }
+        let argumentNodes = args.compactMap { $0.child("expr") }
+        switch fn.kind {
+        case "unresolved_decl_ref_expr":
+            let name = fn["name"] ?? ""
+            let scope = frames.last?.scope ?? []
+            for k in stride(from: scope.count, through: 0, by: -1) {
+                if let f = function(Array(scope.prefix(k)) + [name], labels: labels) { return invoke(f, name: name, labels: labels, arguments: argumentNodes.map(eval)) }
+            }
+            guard isTypeName(name) else { return unknown("\(name)(…) is not a function the manifest or its ProjectDescriptionHelpers define", near: name) }
+            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: site(name)))
+        case "unresolved_member_expr":
+            // `.target(…)`, `.settings(…)`, or a helper a type of the helpers declares (`.feature(…)`).
+            let name = fn["name"] ?? ""
+            let candidates = functions.keys.filter { $0.count >= 2 && $0.last == name }.sorted { ($0.first == "Target" ? 0 : 1, $0.joined(separator: ".")) < ($1.first == "Target" ? 0 : 1, $1.joined(separator: ".")) }
+            if let f = candidates.lazy.compactMap({ self.function($0, labels: labels) }).first { return invoke(f, name: name, labels: labels, arguments: argumentNodes.map(eval)) }
+            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: site(name)))
+        case "unresolved_dot_expr":
+            let field = String((fn["field"] ?? "").prefix { $0 != "(" })
+            if let base = fn.child("base"), let path = namePath(base), path.count == 1, isTypeName(path[0]) {
+                if let f = function(path + [field], labels: labels) { return invoke(f, name: "\(path[0]).\(field)", labels: labels, arguments: argumentNodes.map(eval)) }
+                // `Target.target(…)`, `TargetDependency.target(name:)`: a ProjectDescription call.
+                return .call(TuistCall(name: field, labels: labels, arguments: argumentNodes.map(eval), site: site(field)))
+            }
+            let base = fn.child("base").map(eval) ?? .null
+            if case .unknown = base { return base }
+            return method(field, on: base, labels: labels, arguments: argumentNodes)
+        default:
+            return unknown("a call of \(fn.kind.replacingOccurrences(of: "_", with: " ")) is not followed", near: nil)
+        }
+    }
+
+    /// The few methods of arrays and dictionaries helpers use to build targets.
+    private func method(_ name: String, on base: TuistValue, labels: [String], arguments: [SwiftASTNode]) -> TuistValue {
+        switch (name, base) {
+        case ("map", .array(let items)), ("flatMap", .array(let items)), ("compactMap", .array(let items)):
+            guard arguments.count == 1, arguments[0].kind == "closure_expr" else { break }
+            let closure = arguments[0]
+            let parameter = closure.child("params")?.children("params").first?.declName ?? "$0"
+            var results: [TuistValue] = []
+            for item in items {
+                var frame = frames.last ?? Frame(scope: [], file: 0, ranges: [])
+                frame.locals[parameter] = item
+                frames.append(frame)
+                let result = run(closure.child("body")) ?? unknown("the closure returns no value the reader follows", near: name)
+                frames.removeLast()
+                if case .unknown = result { return result }
+                if name == "flatMap", case .array(let inner) = result { results += inner } else if name == "compactMap", case .null = result {} else { results.append(result) }
+            }
+            return .array(results)
+        case ("merging", .dictionary(let a)):
+            guard let other = arguments.first.map(eval)?.dictionary else { break }
+            // Tuist's helpers merge with `{ _, new in new }`: the later value wins.
+            return .dictionary(a.filter { pair in !other.contains { $0.key == pair.key } } + other)
+        default: break
+        }
+        return unknown("\(base.sketch).\(name)(…) is not followed", near: name)
+    }
+
+    /// The function of `path` whose parameters take these labels (the others having defaults).
+    private func function(_ path: [String], labels: [String]) -> Function? {
+        functions[path]?.first { f in
+            var i = 0
+            for p in f.params {
+                if i < labels.count, labels[i] == p.label { i += 1 } else if p.defaultValue == nil { return false }
+            }
+            return i == labels.count
+        }
+    }
+
+    private func invoke(_ f: Function, name: String, labels: [String], arguments: [TuistValue]) -> TuistValue {
+        let callSite = site(name.split(separator: ".").last.map(String.init))
+        guard frames.count < Self.maxCallDepth else { return .unknown("\(name)(…): helpers call each other deeper than \(Self.maxCallDepth) levels", at: callSite) }
+        var frame = Frame(scope: f.scope, file: f.file, ranges: f.range.map { [$0] } ?? [])
+        var i = 0
+        frames.append(frame)
+        for p in f.params {
+            if i < labels.count, labels[i] == p.label { frame.locals[p.name] = arguments[i]; i += 1 } else if let d = p.defaultValue {
+                frames[frames.count - 1] = frame
+                frame.locals[p.name] = eval(d)
+            }
+        }
+        frames[frames.count - 1] = frame
+        let result = run(f.body)
+        frames.removeLast()
+        return result ?? .unknown("\(name)(…) returns no value the reader follows", at: callSite)
+    }
+
+    // MARK: Statements
+
+    /// Runs a body: what its `return` gives (or its one expression); nil when it returns nothing.
+    func run(_ body: SwiftASTNode?) -> TuistValue? {
+        guard let body else { return nil }
+        let elements = body.children("elements")
+        if elements.count == 1, elements[0].kind.hasSuffix("_expr"), !isMutation(elements[0]) { return eval(elements[0]) }
+        for element in elements { if let result = execute(element) { return result } }
+        return nil
+    }
+
+    private func execute(_ node: SwiftASTNode) -> TuistValue? {
+        if let r = node.range { frames[frames.count - 1].ranges.append(r) }
+        defer { if node.range != nil { frames[frames.count - 1].ranges.removeLast() } }
+        switch node.kind {
+        case "pattern_binding_decl":
+            for entry in node.children("pattern_entries") {
+                guard let name = entry.child("pattern").flatMap(Self.patternName) else { continue }
+                let value = entry.child("original_init").map(eval) ?? .null
+                frames[frames.count - 1].locals[name] = value
+            }
+        case "return_stmt": return node.child("result").map(eval) ?? .null
+        case "brace_stmt", "do_stmt":
+            for element in node.child("body")?.children("elements") ?? node.children("elements") { if let r = execute(element) { return r } }
+        case "if_stmt", "guard_stmt":
+            let conditions = node.children("conditions")
+            let decided = conditions.count == 1 && conditions[0].kind.hasSuffix("_expr") ? eval(conditions[0]) : nil
+            if case .bool(let holds)? = decided {
+                if node.kind == "guard_stmt" { return holds ? nil : (run(node.child("body")) ?? .null) }
+                let branch = holds ? node.child("then_stmt") : node.child("else_stmt")
+                guard let branch else { return nil }
+                return branch.kind == "if_stmt" ? execute(branch) : run(branch)
+            }
+            if node.kind == "guard_stmt" { return nil } // a precondition the reader cannot decide: taken as met
+            return undecided(node, why: "only when a condition holds that the reader does not decide")
+        case _ where node.kind.hasSuffix("_stmt"):
+            return undecided(node, why: "inside a \(node.kind.replacingOccurrences(of: "_stmt", with: "").replacingOccurrences(of: "_", with: " ")) statement, which the reader does not run")
+        case _ where node.kind.hasSuffix("_expr"): mutate(node)
+        default: break
+        }
+        return nil
+    }
+
+    /// A statement the reader does not run: each local it changes becomes unknown, and so does
+    /// the function's result when it returns from inside.
+    private func undecided(_ node: SwiftASTNode, why: String) -> TuistValue? {
+        var changed = Set<String>(), returns = false
+        func walk(_ n: SwiftASTNode) {
+            if n.kind == "return_stmt" { returns = true }
+            if let target = mutationTarget(n) { changed.insert(target) }
+            for (_, child) in n.children where child.kind != "closure_expr" { walk(child) }
+        }
+        walk(node)
+        for name in changed.sorted() where frames[frames.count - 1].locals[name] != nil {
+            frames[frames.count - 1].locals[name] = unknown("\(name) is changed \(why)", near: name)
+        }
+        return returns ? unknown("the value is returned \(why)", near: nil) : nil
+    }
+
+    private func isMutation(_ node: SwiftASTNode) -> Bool { mutationTarget(node) != nil }
+
+    /// The local `x = …`, `x += …`, `x.append(…)` changes.
+    private func mutationTarget(_ node: SwiftASTNode) -> String? {
+        if node.kind == "sequence_expr" {
+            let parts = node.children("elements")
+            guard parts.count == 3, parts[0].kind == "unresolved_decl_ref_expr",
+                  parts[1].kind == "assign_expr" || ["+=", "-="].contains(parts[1]["name"] ?? "") else { return nil }
+            return parts[0]["name"]
+        }
+        if node.kind == "call_expr", let fn = node.child("fn"), fn.kind == "unresolved_dot_expr",
+           ["append", "insert", "removeAll", "remove", "merge"].contains(String((fn["field"] ?? "").prefix { $0 != "(" })),
+           let base = fn.child("base"), base.kind == "unresolved_decl_ref_expr" {
+            return base["name"]
+        }
+        return nil
+    }
+
+    private func mutate(_ node: SwiftASTNode) {
+        guard let name = mutationTarget(node), let current = frames[frames.count - 1].locals[name] else { _ = eval(node); return }
+        var updated: TuistValue
+        if node.kind == "sequence_expr" {
+            let parts = node.children("elements")
+            let value = eval(parts[2])
+            if parts[1].kind == "assign_expr" { updated = value } else if case .array(let a) = current, case .array(let b) = value { updated = .array(a + b) } else if case .text(let a) = current, case .text(let b) = value { updated = .text(a + b) } else {
+                updated = notExtended(current, value, name: name)
+            }
+        } else {
+            let fn = node.child("fn")!
+            let field = String((fn["field"] ?? "").prefix { $0 != "(" })
+            let args = node.child("args")?.children("args") ?? []
+            let value = args.first?.child("expr").map(eval) ?? .null
+            switch (field, current, args.first?["label"] ?? "") {
+            case ("append", .array(let a), "contentsOf"):
+                if case .array(let b) = value { updated = .array(a + b) } else { updated = notExtended(current, value, name: name) }
+            case ("append", .array(let a), ""): updated = .array(a + [value])
+            default: updated = unknown("\(name).\(field)(…) is not followed", near: field)
+            }
+        }
+        frames[frames.count - 1].locals[name] = updated
+    }
+
+    /// What `x += y` or `x.append(contentsOf: y)` gives when either side is not a known list.
+    private func notExtended(_ current: TuistValue, _ value: TuistValue, name: String) -> TuistValue {
+        if case .unknown = current { return current }
+        if case .unknown = value { return value }
+        return unknown("\(name) is extended with \(value.sketch), which is not a list", near: name)
+    }
+}
