@@ -66,8 +66,8 @@ final class TuistEvaluator {
             // A computed property: a function without parameters.
             guard let name = node.declName, let getter = node.children("accessors").first(where: { $0["get"] == "true" }) else { return }
             functions[scope + [name], default: []].append(Function(params: [], body: getter.child("body"), file: file, scope: scope, range: node.range))
-        case "func_decl":
-            guard let name = node.child("name")?.child("base_name")?["name"] else { return }
+        case "func_decl", "constructor_decl":
+            guard let name = node.kind == "constructor_decl" ? "init" : node.child("name")?.child("base_name")?["name"] else { return }
             let params = (node.child("params")?.children("params") ?? []).map { p in
                 (label: p["apiName"] ?? "", name: p.declName ?? "_", defaultValue: p.child("expression"))
             }
@@ -146,6 +146,11 @@ final class TuistEvaluator {
         case "call_expr": return call(node)
         case "sequence_expr": return sequence(node.children("elements").filter { !["coerce_expr", "conditional_checked_cast_expr", "forced_checked_cast_expr"].contains($0.kind) })
         case "closure_expr": return unknown("a closure", near: nil)
+        case "prefix_unary_expr" where node.child("fn")?["name"] == "!":
+            let operand = node.child("args")?.children("args").first?.child("expr").map(eval) ?? .null
+            if case .bool(let b) = operand { return .bool(!b) }
+            if case .unknown = operand { return operand }
+            return unknown("!\(operand.sketch) is not a Bool", near: nil)
         default:
             return unknown("\(node.kind.replacingOccurrences(of: "_expr", with: "").replacingOccurrences(of: "_", with: " ")) is not an expression the reader follows", near: nil)
         }
@@ -194,6 +199,8 @@ final class TuistEvaluator {
         if case .unknown = base { return base }
         // A struct built by its initializer: its field is the argument of that label.
         if case .call(let c) = base, let value = c[field] { return value }
+        if case .array(let items) = base, field == "isEmpty" { return .bool(items.isEmpty) }
+        if case .text(let s) = base, field == "isEmpty" { return .bool(s.isEmpty) }
         return unknown("\(base.sketch).\(field) is not followed", near: field)
     }
 
@@ -220,11 +227,14 @@ final class TuistEvaluator {
         for k in stride(from: 1, to: parts.count, by: 2) {
             let op = parts[k]["name"] ?? parts[k].kind
             let right = eval(parts[k + 1])
-            if case .unknown = result { return result }
-            if case .unknown = right, op != "??" { return right }
             switch (op, result, right) {
-            case ("+", .text(let a), .text(let b)): result = .text(a + b)
             case ("+", .array(let a), .array(let b)): result = .array(a + b)
+            // A list part of which is not followed: the rest is still read.
+            case ("+", .array(let a), .unknown): result = .array(a + [right])
+            case ("+", .unknown, .array(let b)): result = .array([result] + b)
+            case (_, .unknown, _): return result
+            case (_, _, .unknown) where op != "??": return right
+            case ("+", .text(let a), .text(let b)): result = .text(a + b)
             case ("??", .null, _): result = right
             case ("??", _, _): break
             case ("==", .text(let a), .text(let b)): result = .bool(a == b)
@@ -252,6 +262,12 @@ final class TuistEvaluator {
                 if let f = function(Array(scope.prefix(k)) + [name], labels: labels) { return invoke(f, name: name, labels: labels, arguments: argumentNodes.map(eval)) }
             }
             guard isTypeName(name) else { return unknown("\(name)(…) is not a function the manifest or its ProjectDescriptionHelpers define", near: name) }
+            // A struct of the helpers: its fields are its initializer's parameters, defaults filled in.
+            if let initializer = function([name, "init"], labels: labels) {
+                let arguments = argumentNodes.map(eval)
+                let bound = bind(initializer, labels: labels, arguments: arguments)
+                return .call(TuistCall(name: name, labels: initializer.params.map(\.name), arguments: initializer.params.map { bound[$0.name] ?? .null }, site: site(name)))
+            }
             return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: site(name)))
         case "unresolved_member_expr":
             // `.target(…)`, `.settings(…)`, or a helper a type of the helpers declares (`.feature(…)`).
@@ -288,7 +304,6 @@ final class TuistEvaluator {
                 frames.append(frame)
                 let result = run(closure.child("body")) ?? unknown("the closure returns no value the reader follows", near: name)
                 frames.removeLast()
-                if case .unknown = result { return result }
                 if name == "flatMap", case .array(let inner) = result { results += inner } else if name == "compactMap", case .null = result {} else { results.append(result) }
             }
             return .array(results)
@@ -316,18 +331,26 @@ final class TuistEvaluator {
         let callSite = site(name.split(separator: ".").last.map(String.init))
         guard frames.count < Self.maxCallDepth else { return .unknown("\(name)(…): helpers call each other deeper than \(Self.maxCallDepth) levels", at: callSite) }
         var frame = Frame(scope: f.scope, file: f.file, ranges: f.range.map { [$0] } ?? [])
-        var i = 0
+        frame.locals = bind(f, labels: labels, arguments: arguments)
         frames.append(frame)
-        for p in f.params {
-            if i < labels.count, labels[i] == p.label { frame.locals[p.name] = arguments[i]; i += 1 } else if let d = p.defaultValue {
-                frames[frames.count - 1] = frame
-                frame.locals[p.name] = eval(d)
-            }
-        }
-        frames[frames.count - 1] = frame
         let result = run(f.body)
         frames.removeLast()
         return result ?? .unknown("\(name)(…) returns no value the reader follows", at: callSite)
+    }
+
+    /// The parameters' values: each argument by its label, else the parameter's default (read in the function's scope).
+    private func bind(_ f: Function, labels: [String], arguments: [TuistValue]) -> [String: TuistValue] {
+        var frame = Frame(scope: f.scope, file: f.file, ranges: f.range.map { [$0] } ?? [])
+        var i = 0
+        for p in f.params {
+            if i < labels.count, labels[i] == p.label { frame.locals[p.name] = arguments[i]; i += 1 } else if let d = p.defaultValue {
+                frames.append(frame)
+                let value = eval(d)
+                frames.removeLast()
+                frame.locals[p.name] = value
+            }
+        }
+        return frame.locals
     }
 
     // MARK: Statements
@@ -413,8 +436,8 @@ final class TuistEvaluator {
         if node.kind == "sequence_expr" {
             let parts = node.children("elements")
             let value = eval(parts[2])
-            if parts[1].kind == "assign_expr" { updated = value } else if case .array(let a) = current, case .array(let b) = value { updated = .array(a + b) } else if case .text(let a) = current, case .text(let b) = value { updated = .text(a + b) } else {
-                updated = notExtended(current, value, name: name)
+            if parts[1].kind == "assign_expr" { updated = value } else if case .text(let a) = current, case .text(let b) = value { updated = .text(a + b) } else {
+                updated = extended(current, with: value, name: name)
             }
         } else {
             let fn = node.child("fn")!
@@ -422,8 +445,8 @@ final class TuistEvaluator {
             let args = node.child("args")?.children("args") ?? []
             let value = args.first?.child("expr").map(eval) ?? .null
             switch (field, current, args.first?["label"] ?? "") {
-            case ("append", .array(let a), "contentsOf"):
-                if case .array(let b) = value { updated = .array(a + b) } else { updated = notExtended(current, value, name: name) }
+            case (_, .unknown, _): updated = current
+            case ("append", _, "contentsOf"): updated = extended(current, with: value, name: name)
             case ("append", .array(let a), ""): updated = .array(a + [value])
             default: updated = unknown("\(name).\(field)(…) is not followed", near: field)
             }
@@ -431,10 +454,13 @@ final class TuistEvaluator {
         frames[frames.count - 1].locals[name] = updated
     }
 
-    /// What `x += y` or `x.append(contentsOf: y)` gives when either side is not a known list.
-    private func notExtended(_ current: TuistValue, _ value: TuistValue, name: String) -> TuistValue {
-        if case .unknown = current { return current }
-        if case .unknown = value { return value }
-        return unknown("\(name) is extended with \(value.sketch), which is not a list", near: name)
+    /// `x += y`, `x.append(contentsOf: y)`: a list not followed is kept as one unknown element, so the rest is still read.
+    private func extended(_ current: TuistValue, with value: TuistValue, name: String) -> TuistValue {
+        switch (current, value) {
+        case (.unknown, _): return current
+        case (.array(let a), .array(let b)): return .array(a + b)
+        case (.array(let a), .unknown): return .array(a + [value])
+        default: return unknown("\(name) is extended with \(value.sketch), which is not a list", near: name)
+        }
     }
 }

@@ -169,6 +169,9 @@ struct TuistTargetReader {
             return ([:], [:])
         }
         var byConfiguration: [String: [String: String]] = [:]
+        if let configurations = settings["configurations"], configurations.array == nil, matters {
+            problems.append("\(configurations.unknownReason ?? "\(settings.site): \(owner)'s configurations are \(configurations.sketch), not a list"); \(owner)'s configurations and their settings are not read (Debug and Release are assumed)")
+        }
         if let debug = settings["debug"] { byConfiguration["Debug"] = settingsDictionary(debug, owner: owner, matters: matters) }
         if let release = settings["release"] { byConfiguration["Release"] = settingsDictionary(release, owner: owner, matters: matters) }
         for configuration in settings["configurations"]?.array ?? [] {
