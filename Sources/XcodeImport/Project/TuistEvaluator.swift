@@ -38,6 +38,10 @@ final class TuistEvaluator {
     private var evaluating: Set<[String]> = []
     private var frames: [Frame] = []
     private var steps = 0
+    /// Per file and name, how many of its occurrences sites have been placed at (names repeat: `.target(…)`).
+    private var used: [Int: [String: Int]] = [:]
+    /// The last place a name was found, for a value with no name of its own (a literal).
+    private var lastSite: (file: Int, offset: Int)?
 
     /// `files[k]` is the source `roots[k]` was parsed from; the first file's declarations win.
     init(files: [SwiftSourceText], roots: [SwiftASTNode?]) {
@@ -99,13 +103,32 @@ final class TuistEvaluator {
 
     // MARK: Places
 
-    /// Where `name` first occurs in the innermost declaration or statement being read, else where that starts.
+    /// Where the next occurrence of `name` is in the innermost declaration or statement being
+    /// read (the first again when a helper is read a second time); without a name, the last place
+    /// found there, else where that starts.
     private func site(_ name: String?, in frame: Frame? = nil) -> CodeSite {
         guard let frame = frame ?? frames.last else { return CodeSite(file: files.first?.file ?? "", line: 1, column: 1) }
         let text = files[frame.file]
         let range = frame.ranges.last ?? (0, text.bytes.count)
-        if let name, let offset = text.identifiers[name]?.first(where: { $0 >= range.start && $0 <= range.end }) { return text.site(offset) }
+        if let name, let offsets = text.identifiers[name] {
+            var k = used[frame.file]?[name] ?? 0
+            while k < offsets.count, offsets[k] < range.start { k += 1 }
+            if k >= offsets.count || offsets[k] > range.end { k = offsets.firstIndex { $0 >= range.start } ?? offsets.count }
+            if k < offsets.count, offsets[k] <= range.end {
+                used[frame.file, default: [:]][name] = k + 1
+                lastSite = (frame.file, offsets[k])
+                return text.site(offsets[k])
+            }
+        }
+        if let last = lastSite, last.file == frame.file, last.offset >= range.start, last.offset <= range.end { return text.site(last.offset) }
         return text.site(range.start)
+    }
+
+    /// The first name an expression uses, to place a problem about it.
+    private static func firstName(_ node: SwiftASTNode) -> String? {
+        if node.kind == "unresolved_decl_ref_expr" || node.kind == "unresolved_member_expr" { return node["name"] }
+        for (_, child) in node.children { if let name = firstName(child) { return name } }
+        return nil
     }
 
     private func unknown(_ why: String, near name: String?) -> TuistValue { .unknown(why, at: site(name)) }
@@ -152,7 +175,8 @@ final class TuistEvaluator {
             if case .unknown = operand { return operand }
             return unknown("!\(operand.sketch) is not a Bool", near: nil)
         default:
-            return unknown("\(node.kind.replacingOccurrences(of: "_expr", with: "").replacingOccurrences(of: "_", with: " ")) is not an expression the reader follows", near: nil)
+            let what = node.kind.replacingOccurrences(of: "_expr", with: "").replacingOccurrences(of: "_", with: " ")
+            return unknown("\(what == "subscript" ? "a subscript (x[…])" : what) is not an expression the reader follows", near: Self.firstName(node))
         }
     }
 
@@ -262,25 +286,28 @@ final class TuistEvaluator {
                 if let f = function(Array(scope.prefix(k)) + [name], labels: labels) { return invoke(f, name: name, labels: labels, arguments: argumentNodes.map(eval)) }
             }
             guard isTypeName(name) else { return unknown("\(name)(…) is not a function the manifest or its ProjectDescriptionHelpers define", near: name) }
+            let here = site(name)
             // A struct of the helpers: its fields are its initializer's parameters, defaults filled in.
             if let initializer = function([name, "init"], labels: labels) {
                 let arguments = argumentNodes.map(eval)
                 let bound = bind(initializer, labels: labels, arguments: arguments)
-                return .call(TuistCall(name: name, labels: initializer.params.map(\.name), arguments: initializer.params.map { bound[$0.name] ?? .null }, site: site(name)))
+                return .call(TuistCall(name: name, labels: initializer.params.map(\.name), arguments: initializer.params.map { bound[$0.name] ?? .null }, site: here))
             }
-            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: site(name)))
+            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: here))
         case "unresolved_member_expr":
             // `.target(…)`, `.settings(…)`, or a helper a type of the helpers declares (`.feature(…)`).
             let name = fn["name"] ?? ""
             let candidates = functions.keys.filter { $0.count >= 2 && $0.last == name }.sorted { ($0.first == "Target" ? 0 : 1, $0.joined(separator: ".")) < ($1.first == "Target" ? 0 : 1, $1.joined(separator: ".")) }
             if let f = candidates.lazy.compactMap({ self.function($0, labels: labels) }).first { return invoke(f, name: name, labels: labels, arguments: argumentNodes.map(eval)) }
-            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: site(name)))
+            let here = site(name)
+            return .call(TuistCall(name: name, labels: labels, arguments: argumentNodes.map(eval), site: here))
         case "unresolved_dot_expr":
             let field = String((fn["field"] ?? "").prefix { $0 != "(" })
             if let base = fn.child("base"), let path = namePath(base), path.count == 1, isTypeName(path[0]) {
                 if let f = function(path + [field], labels: labels) { return invoke(f, name: "\(path[0]).\(field)", labels: labels, arguments: argumentNodes.map(eval)) }
                 // `Target.target(…)`, `TargetDependency.target(name:)`: a ProjectDescription call.
-                return .call(TuistCall(name: field, labels: labels, arguments: argumentNodes.map(eval), site: site(field)))
+                let here = site(field)
+                return .call(TuistCall(name: field, labels: labels, arguments: argumentNodes.map(eval), site: here))
             }
             let base = fn.child("base").map(eval) ?? .null
             if case .unknown = base { return base }
@@ -335,6 +362,8 @@ final class TuistEvaluator {
         frames.append(frame)
         let result = run(f.body)
         frames.removeLast()
+        // Said where the helper gives up, and where it was called from.
+        if case .unknown(let why, let at)? = result, !why.contains(" called at ") { return .unknown("\(why) (in \(name)(…), called at \(callSite))", at: at) }
         return result ?? .unknown("\(name)(…) returns no value the reader follows", at: callSite)
     }
 

@@ -101,7 +101,7 @@ extension TuistTargetReader {
                 continue
             }
             if folderReference { if seen.insert(pattern).inserted { out.append(pattern) }; continue }
-            for file in glob(pattern, excluding: excluding, target: target) where seen.insert(file).inserted { out.append(file) }
+            for file in glob(pattern, excluding: excluding, target: target, site: site) where seen.insert(file).inserted { out.append(file) }
         }
         return out
     }
@@ -117,15 +117,17 @@ extension TuistTargetReader {
     }
 
     /// The files under the glob's folder (its components before the first with a wildcard) it covers.
-    private mutating func glob(_ pattern: String, excluding: [String], target: String) -> [String] {
+    private mutating func glob(_ pattern: String, excluding: [String], target: String, site: CodeSite) -> [String] {
+        // Made relative to the manifest's folder, as the files it matches are (`/abs/x/**` and `../x/**` alike).
+        func normalized(_ p: String) -> String { Self.relative(URL(fileURLWithPath: p, relativeTo: folder), to: folder) }
         let parts = pattern.split(separator: "/").map(String.init)
-        let literal = parts.prefix { !$0.contains(where: { "*?[{".contains($0) }) }
-        guard let base = Confinement.file(literal.joined(separator: "/"), relativeTo: folder, within: [root]) else {
-            problems.append("target \(target): the glob \(pattern) lies outside \(root.path); not read")
+        let literal = (pattern.hasPrefix("/") ? "/" : "") + parts.prefix { !$0.contains(where: { "*?[{".contains($0) }) }.joined(separator: "/")
+        guard let base = Confinement.file(literal, relativeTo: folder, within: [root]) else {
+            problems.append("\(site): target \(target): the glob \(pattern) lies outside \(root.path); not read")
             return []
         }
-        let glob = PathGlob(Self.relative(folder.appendingPathComponent(pattern), to: folder))
-        let excludes = excluding.map { PathGlob(Self.relative(folder.appendingPathComponent($0), to: folder)) }
+        let glob = PathGlob(normalized(pattern))
+        let excludes = excluding.map { PathGlob(normalized($0)) }
         var found: [String] = []
         func consider(_ url: URL) {
             let path = Self.relative(url, to: folder)
@@ -147,11 +149,11 @@ extension TuistTargetReader {
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: base.path, isDirectory: &isFolder) else {
-            problems.append("target \(target): the glob \(pattern) matches no file (\(Self.relative(base, to: folder)) does not exist)")
+            problems.append("\(site): target \(target): the glob \(pattern) matches no file (\(Self.relative(base, to: folder)) does not exist)")
             return []
         }
         if isFolder.boolValue && !XcodeGenSources.folderFiles.contains(base.pathExtension) { walk(base, depth: 0) } else { consider(base) }
-        if budget <= 0 { problems.append("target \(target): \(XcodeGenSources.exhausted)") }
+        if budget <= 0 { problems.append("\(site): target \(target): \(XcodeGenSources.exhausted)") }
         return found
     }
 }

@@ -56,7 +56,7 @@ extension XcodeProject {
             throw ReadError(description: "\(file.path): Tuist's `let project` is \(value.unknownReason ?? value.sketch + ", not a Project(…)"); the project is not read"
                 + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
         }
-        if let n = project["name"]?.text { name = n } else { problems.append("\(project.site): the project's name is \(project["name"].map { $0.unknownReason ?? $0.sketch } ?? "not given"); it is called \(name)") }
+        if let n = project["name"]?.text { name = n } else { problems.append((project["name"]?.unknownReason ?? "\(project.site): the project's name is \(project["name"]?.sketch ?? "not given")") + "; it is called \(name)") }
         let options = project["options"]?.call
         developmentRegion = options?["developmentRegion"]?.text ?? "en"
         var reader = TuistTargetReader(folder: folder, root: root, projectName: name, developmentRegion: developmentRegion ?? "en", projectSettings: project["settings"])
@@ -124,20 +124,22 @@ struct TuistTargetReader {
             return nil
         }
         guard let name = call["name"]?.text else {
-            problems.append("\(call.site): a target's name is \(call["name"].map { $0.unknownReason ?? $0.sketch } ?? "not given"); that target is not read")
+            problems.append((call["name"]?.unknownReason ?? "\(call.site): a target's name is \(call["name"]?.sketch ?? "not given")") + "; that target is not read")
             return nil
         }
         var productType = ""
         if case .member(let product)? = call["product"], let type = XcodeProject.tuistProductTypes[product] {
             productType = "com.apple.product-type." + type
         } else {
-            problems.append("\(call.site): target \(name)'s product is \(call["product"].map { $0.unknownReason ?? $0.sketch } ?? "not given"), not one of Tuist's (.app, .appExtension, …)")
+            problems.append(call["product"]?.unknownReason.map { "\($0); target \(name)'s product is not known" }
+                ?? "\(call.site): target \(name)'s product is \(call["product"]?.sketch ?? "not given"), not one of Tuist's (.app, .appExtension, …)")
         }
         let matters = Self.matters(productType)
         var target = XcodeProject.Target(id: name, name: name, productType: productType)
         var own: [String: String] = ["PRODUCT_NAME": call["productName"]?.text ?? name]
         if let id = call["bundleId"]?.text { own["PRODUCT_BUNDLE_IDENTIFIER"] = id } else if matters {
-            problems.append("\(call.site): target \(name)'s bundleId is \(call["bundleId"].map { $0.unknownReason ?? $0.sketch } ?? "not given"); the app is matched to its extensions without it")
+            problems.append((call["bundleId"]?.unknownReason ?? "\(call.site): target \(name)'s bundleId is \(call["bundleId"]?.sketch ?? "not given")")
+                + "; target \(name) is matched to the app without its bundle identifier")
         }
         infoPlist(call["infoPlist"], target: &target, settings: &own, site: call.site, matters: matters)
         target.sources = files(call["sources"], target: name, site: call.site, matters: matters).filter { XcodeGenSources.phase(of: $0) == .sources }
