@@ -80,8 +80,7 @@ struct SwiftcParser {
             if Date().timeIntervalSince(started) > timeout { stopped = "swiftc took over \(Int(timeout)) s" }
             let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
             if size > outputLimit { stopped = "swiftc's AST is over \(outputLimit >> 20) MB" }
-            // swift-frontend blocks SIGTERM, so a parse past its budget is killed (40 nested `[` take it minutes).
-            if stopped != nil { kill(process.processIdentifier, SIGKILL); break }
+            if stopped != nil { process.terminate(); break }
             usleep(2_000)
         }
         process.waitUntilExit()
