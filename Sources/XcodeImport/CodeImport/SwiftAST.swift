@@ -30,7 +30,7 @@ struct SwiftASTNode: Sendable {
 struct SwiftASTJSON {
     struct Failure: Error { var message: String }
 
-    static let keptScalars: Set<String> = ["name", "filename", "field", "value", "label", "labels", "extended_type", "static", "implicit", "kind", "single_expression", "get", "start", "end", "negative"]
+    static let keptScalars: Set<String> = ["name", "apiName", "decl", "filename", "field", "value", "label", "labels", "extended_type", "static", "implicit", "kind", "single_expression", "get", "start", "end", "negative"]
     static let skippedFields: Set<String> = ["processed_init", "decl_context", "type", "function_ref", "compiler_version"]
     static let maxDepth = 500
     /// Objects read, of every kind (a big app's dump has a few hundred thousand).

@@ -25,7 +25,7 @@ public struct ProjectInit {
     public init(path: URL, folder: URL? = nil) throws(XcodeProject.ReadError) {
         app = try XcodeApp(path: path)
         let path = path.standardizedFileURL
-        self.folder = (folder ?? (["xcodeproj", "xcworkspace"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path)
+        self.folder = (folder ?? (["xcodeproj", "xcworkspace", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path)
             .appendingPathComponent("pushpreview")).standardizedFileURL
         problems = app.problems
         let project = app.project

@@ -7,7 +7,7 @@ import Payload
 /// service extensions with their Info.plists as the build makes them, and where its display
 /// name, icon, fonts and strings are. Every file is read where it lives, inside `repository`.
 public struct XcodeApp {
-    /// The folder holding the `.xcodeproj`, `.xcworkspace` or `project.yml` given (paths are said from it).
+    /// The folder holding the `.xcodeproj`, `.xcworkspace`, `project.yml` or `Project.swift` given; no file outside it is read.
     public var root: URL
     /// The repository around `root`: no file outside it is read (`Repository`).
     public var repository: Repository
@@ -34,7 +34,7 @@ public struct XcodeApp {
     /// naming them.
     public init(path: URL) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
-        root = ["xcodeproj", "xcworkspace", "yml", "yaml"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
+        root = ["xcodeproj", "xcworkspace", "yml", "yaml", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
         let repository = Repository(around: root)
         self.repository = repository
         var candidates: [(XcodeProject, [Extension])] = []
@@ -53,7 +53,7 @@ public struct XcodeApp {
         }
         let apps = candidates.filter { $0.0.targets.contains(where: \.isApplication) }
         guard let (project, extensions) = withExtensions.first ?? (apps.count == 1 ? apps.first : nil) ?? (candidates.count == 1 ? candidates.first : nil) else {
-            let why = candidates.isEmpty ? "no Xcode project found" : "\(apps.count) projects have apps and none has a notification extension (\(apps.map { $0.0.bundle.path }.joined(separator: ", "))); give one of them"
+            let why = candidates.isEmpty ? "no Xcode project found (looked for \(XcodeDiscovery.lookedFor))" : "\(apps.count) projects have apps and none has a notification extension (\(apps.map { $0.0.bundle.path }.joined(separator: ", "))); give one of them"
             throw XcodeProject.ReadError(description: "\(path.path): \(why)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
         }
         self.project = project
@@ -63,6 +63,10 @@ public struct XcodeApp {
         if app == nil { self.problems.append("\(project.bundle.path): no application target; the app's name, icon and strings are not read") }
         // Said once here, as `appInfoPlist` is read again for each thing it gives.
         if let app { _ = XcodeDiscovery.infoPlist(of: app, in: project, problems: &self.problems) }
+        if extensions.isEmpty {
+            self.problems.append("\(project.kind) \(project.bundle.path): no target is a notification extension (an app extension whose Info.plist's NSExtensionPointIdentifier is \(Extension.content) or \(Extension.service)); targets read: "
+                + (project.targets.isEmpty ? "none" : project.targets.map { "\($0.name) (\($0.productType.replacingOccurrences(of: "com.apple.product-type.", with: "")))" }.joined(separator: ", ")))
+        }
     }
 
     /// The targets whose Info.plist names a notification extension point.

@@ -6,15 +6,20 @@ import Payload
 
 /// Where an app's Xcode projects are: the path `pushpreview init` is given may be an
 /// `.xcodeproj`, an `.xcworkspace` (its `contents.xcworkspacedata` lists projects, in groups), an
-/// XcodeGen spec (`project.yml`), or a repository folder holding any number of them.
+/// XcodeGen spec (`project.yml`), a Tuist manifest (`Project.swift`, or the `Workspace.swift`
+/// whose folder holds them), or a repository folder holding any number of them.
 public enum XcodeDiscovery {
     /// Folders that hold other people's projects or build output, never the app's own.
     static let skipped: Set<String> = ["Pods", "Carthage", "DerivedData", ".build", "build", "node_modules", ".git", "SourcePackages"]
+    /// The files that make an Xcode project: XcodeGen's spec and Tuist's manifest.
+    static let manifestNames: Set<String> = ["project.yml", "Project.swift"]
+    /// What a repository folder is searched for, for the message when nothing is found.
+    public static let lookedFor = ".xcodeproj, .xcworkspace, XcodeGen project.yml or Tuist Project.swift"
 
     /// The projects `path` names, sorted by path; a workspace's in its own order. In a folder, a
-    /// `project.yml` is a project when no generated `.xcodeproj` (one with a project.pbxproj) is
-    /// beside it: a repository that commits only its XcodeGen spec (and perhaps the `.xcodeproj`'s
-    /// shared schemes) is read from the spec.
+    /// `project.yml` or a Tuist `Project.swift` is a project when no generated `.xcodeproj` (one
+    /// with a project.pbxproj) is beside it: a repository that commits only its XcodeGen spec or
+    /// Tuist manifest (and perhaps the `.xcodeproj`'s shared schemes) is read from that.
     public static func projects(at path: URL) throws(XcodeProject.ReadError) -> [URL] {
         let path = path.standardizedFileURL
         switch path.pathExtension {
@@ -23,20 +28,22 @@ public enum XcodeDiscovery {
             return !isGenerated(path) && FileManager.default.fileExists(atPath: spec.path) ? [spec] : [path]
         case "xcworkspace": return try workspaceProjects(path)
         case "yml", "yaml": return [path]
+        case "swift" where path.lastPathComponent == "Workspace.swift": return try projects(at: path.deletingLastPathComponent())
+        case "swift": return [path]
         default:
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace or an XcodeGen project.yml")
+                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift")
             }
             var found: [URL] = []
             func walk(_ folder: URL, depth: Int) {
                 guard depth < 8, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
                 let projects = names.filter { $0.hasSuffix(".xcodeproj") }.map { folder.appendingPathComponent($0) }
-                let readsSpec = names.contains("project.yml") && !projects.contains(where: isGenerated)
+                let readsSpec = names.contains(where: manifestNames.contains) && !projects.contains(where: isGenerated)
                 for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
                     let url = folder.appendingPathComponent(name)
                     if name.hasSuffix(".xcodeproj") { if !readsSpec { found.append(url) }; continue }
-                    if name == "project.yml" { if readsSpec { found.append(url) }; continue }
+                    if manifestNames.contains(name) { if readsSpec { found.append(url) }; continue }
                     // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
                     if name.hasSuffix(".xcworkspace") { continue }
                     var dir: ObjCBool = false

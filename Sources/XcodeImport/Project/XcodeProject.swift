@@ -3,13 +3,14 @@ import Foundation
 import Payload
 
 /// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`
-/// (or from the XcodeGen spec that makes one, `init(xcodeGenSpec:)`): its targets with their
+/// (or from the XcodeGen spec or Tuist manifest that makes one, `init(xcodeGenSpec:)`,
+/// `init(tuistManifest:)`): its targets with their
 /// product types, build settings per configuration (the project's, then the target's, `$(VAR)`
 /// expanded), source and resource files, and the regions it knows.
 /// The object graph is resolved by id; a dangling id or a group that contains itself is an error
 /// naming the object, and the rest of the project is still read.
 public struct XcodeProject: Sendable {
-    /// The `.xcodeproj` folder (or the XcodeGen spec); file paths are relative to the folder holding it.
+    /// The `.xcodeproj` folder (or the XcodeGen spec, or the Tuist Project.swift); file paths are relative to the folder holding it.
     public var bundle: URL
     public var name: String
     public var targets: [Target] = []
@@ -26,9 +27,15 @@ public struct XcodeProject: Sendable {
 
     public var folder: URL { bundle.deletingLastPathComponent() }
 
-    /// The project at `location`: an `.xcodeproj`, or an XcodeGen spec (`project.yml`).
+    /// The project at `location`: an `.xcodeproj`, an XcodeGen spec (`project.yml`) or a Tuist manifest (`Project.swift`).
     public static func read(_ location: URL, in repository: Repository? = nil) throws(ReadError) -> XcodeProject {
-        ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location, in: repository) : try XcodeProject(bundle: location, in: repository)
+        if location.pathExtension == "swift" { return try XcodeProject(tuistManifest: location, in: repository) }
+        return ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location, in: repository) : try XcodeProject(bundle: location, in: repository)
+    }
+
+    /// What the project was read from, for messages: "Tuist project", "XcodeGen spec" or "Xcode project".
+    public var kind: String {
+        bundle.pathExtension == "swift" ? "Tuist project" : ["yml", "yaml"].contains(bundle.pathExtension) ? "XcodeGen spec" : "Xcode project"
     }
 
     /// A path of the project's (relative to its folder, `$(SRCROOT)/..` and symlinks followed,

@@ -1,0 +1,5 @@
+import XCTest
+
+final class AppDelegateTests: XCTestCase {
+    func testNothing() {}
+}

@@ -1,0 +1,3 @@
+public struct TideTable {
+    public var heights: [Double] = []
+}
