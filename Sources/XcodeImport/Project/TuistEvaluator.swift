@@ -142,7 +142,8 @@ final class TuistEvaluator {
         switch node.kind {
         case "string_literal_expr": return .text(node["value"] ?? "")
         case "integer_literal_expr":
-            return Int((node["value"] ?? "").replacingOccurrences(of: "_", with: "")).map(TuistValue.integer) ?? unknown("the number \(node["value"] ?? "") is too large", near: nil)
+            let digits = (node["value"] ?? "").replacingOccurrences(of: "_", with: "")  // 1_000 is Swift's 1000
+            return Int(digits).map(TuistValue.integer) ?? unknown("the number \(node["value"] ?? "") is too large", near: nil)
         case "float_literal_expr": return Double(node["value"] ?? "").map(TuistValue.real) ?? unknown("the number \(node["value"] ?? "")", near: nil)
         case "boolean_literal_expr": return .bool(node["value"] == "true")
         case "nil_literal_expr": return .null
