@@ -19,7 +19,9 @@ struct ObjectGraph {
     }
 
     /// Each configuration's own settings (name, settings), strings and lists joined by spaces.
-    mutating func configurations(_ listID: Any?, owner: String) -> [(String, [String: String])] {
+    /// Each configuration's name, its own settings, and the file reference of the xcconfig it is
+    /// based on (`baseConfigurationReference`), if any.
+    mutating func configurations(_ listID: Any?, owner: String) -> [(name: String, settings: [String: String], base: String?)] {
         guard let listID = listID as? String, let list = object(listID, isa: "XCConfigurationList", from: "\(owner)'s buildConfigurationList") else { return [] }
         return (list["buildConfigurations"] as? [String] ?? []).compactMap { id in
             guard let c = object(id, isa: "XCBuildConfiguration", from: "\(owner)'s configurations") else { return nil }
@@ -27,7 +29,7 @@ struct ObjectGraph {
             for (key, value) in c["buildSettings"] as? [String: Any] ?? [:] {
                 if let s = value as? String { settings[key] = s } else if let items = value as? [Any] { settings[key] = items.compactMap { $0 as? String }.joined(separator: " ") }
             }
-            return (c["name"] as? String ?? id, settings)
+            return (c["name"] as? String ?? id, settings, c["baseConfigurationReference"] as? String)
         }
     }
 

@@ -103,18 +103,36 @@ public struct XcodeProject: Sendable {
         knownRegions = project["knownRegions"] as? [String] ?? []
         developmentRegion = project["developmentRegion"] as? String
         let paths = graph.filePaths(mainGroup: project["mainGroup"] as? String)
-        let projectSettings = graph.configurations(project["buildConfigurationList"], owner: "the project")
+        // A configuration's xcconfig lies beneath its own settings, as Xcode layers them: project
+        // xcconfig, project settings, target xcconfig, target settings.
+        let repository = self.repository, folder = self.bundle.deletingLastPathComponent()
+        var xcconfigFiles: [URL] = []
+        func layered(_ c: (name: String, settings: [String: String], base: String?), owner: String) -> (settings: [String: String], origins: [String: String]) {
+            let place = "\(file.path): \(owner)'s \(c.name) configuration"
+            var origins = c.settings.keys.reduce(into: [:]) { $0[$1] = place }
+            guard let ref = c.base else { return (c.settings, origins) }
+            guard let path = paths[ref]?.first, let url = repository.file(path, relativeTo: folder, namedIn: "\(place): baseConfigurationReference", problems: &graph.problems) else {
+                if paths[ref] == nil { graph.problems.append("\(place): baseConfigurationReference \(ref) is no file of the project; its settings are not read") }
+                return (c.settings, origins)
+            }
+            let read = XCConfig(file: url, projectFolder: folder, repository: repository, from: "\(place): baseConfigurationReference")
+            graph.problems += read.problems.filter { !graph.problems.contains($0) }
+            xcconfigFiles += read.files
+            for (key, at) in read.origins where c.settings[key] == nil { origins[key] = at }
+            return (BuildSettings.overlay(read.settings, c.settings, origins: origins, problems: &graph.problems), origins)
+        }
+        let projectSettings = graph.configurations(project["buildConfigurationList"], owner: "the project").map { ($0.name, layered($0, owner: "the project")) }
         for targetID in project["targets"] as? [String] ?? [] {
             guard let t = graph.object(targetID, isa: nil, from: "the project's targets") else { continue }
             let targetName = t["name"] as? String ?? targetID
             var target = Target(id: targetID, name: targetName, productType: t["productType"] as? String ?? "")
             target.defaultConfiguration = ((t["buildConfigurationList"] as? String).flatMap { objects[$0] as? [String: Any] })?["defaultConfigurationName"] as? String
             let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
-            for (configName, settings) in own {
-                let base = projectSettings.first { $0.0 == configName }?.1 ?? [:]
-                // The pbxproj's values carry no lines: a setting is placed by its configuration.
-                var origins = base.keys.reduce(into: [:]) { $0[$1] = "\(file.path): the project's \(configName) configuration" }
-                for key in settings.keys { origins[key] = "\(file.path): target \(targetName)'s \(configName) configuration" }
+            for c in own {
+                let configName = c.name, (settings, targetOrigins) = layered(c, owner: "target \(targetName)")
+                let (base, projectOrigins) = projectSettings.first { $0.0 == configName }?.1 ?? ([:], [:])
+                // The pbxproj's values carry no lines: a setting is placed by its configuration (an xcconfig's by its line).
+                let origins = projectOrigins.merging(targetOrigins) { _, target in target }
                 let merged = BuildSettings.merge(base, settings, builtIn: ["TARGET_NAME": targetName, "PROJECT_NAME": name, "CONFIGURATION": configName,
                                                                             "SRCROOT": ".", "PROJECT_DIR": ".", "SOURCE_ROOT": "."],
                                                  origins: origins, problems: &graph.problems)
@@ -168,5 +186,7 @@ public struct XcodeProject: Sendable {
         // A project-level setting's problem comes once, not once per target.
         var said = Set<String>()
         problems = graph.problems.filter { said.insert($0).inserted }
+        var seenFiles = Set(definitionFiles)
+        definitionFiles += xcconfigFiles.filter { seenFiles.insert($0).inserted }
     }
 }

@@ -77,7 +77,11 @@ public enum AssetColors {
             default: any = any ?? parsed
             }
         }
-        guard let base = light ?? any else { problems.append("\(file.path): no universal or iPhone colour; the colour set is not read"); return nil }
+        guard let base = light ?? any else {
+            // Xcode's new AccentColor: an entry with no colour, which means the system tint.
+            if !colors.contains(where: { $0["color"] != nil }) { return nil }
+            problems.append("\(file.path): no universal or iPhone colour; the colour set is not read"); return nil
+        }
         // A system colour named for every appearance keeps its own dark variant.
         return NamedColor(light: base.light, dark: dark.map { $0.dark ?? $0.light } ?? base.dark)
     }
