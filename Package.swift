@@ -20,12 +20,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
-        // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, and every
-        // FFmpeg call (media.c, which loads FFmpeg's libraries when a video is first read).
+        // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, every
+        // FFmpeg call (media.c, which loads FFmpeg's libraries when a video is first read), and
+        // libxml2's one-time setup before main (xml.c).
         .target(
             name: "CShim", dependencies: ["CJPEG", "CPNG", "CGIF"],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("deflate"), .linkedLibrary("m"),
-                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+                             .linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("xml2")]),
 
         // The checked number conversions every stage uses, and the one finding type they report.
         .target(name: "Checked"),
