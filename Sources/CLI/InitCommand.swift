@@ -7,7 +7,8 @@ enum InitCommand {
     usage: pushpreview init PATH [--out DIR] [--force] [--timeout S] [--max-memory MB]
 
     Makes a project folder for an iOS app from its Xcode project. PATH is a repository folder, an
-    .xcodeproj or an .xcworkspace; the project with notification extensions is used. The folder's
+    .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift; the project with
+    notification extensions is used. The folder's
     pushpreview.json points at the Xcode project ("xcode", relative), so every run reads the
     app's Info.plists, strings, asset catalogs, icon and fonts where they live. init writes only
     what the project cannot say at run time: categories.json (the categories and actions found
