@@ -7,6 +7,8 @@ payload may have died in its worker ("crashed:" or "stopped:": containment worke
 is ours to fix). A failing case's project is kept in CRASHES/project-N/.
 Usage: mutate-projects.py PUSHPREVIEW CRASHES [--seconds S | --cases N] [--seed K]"""
 import json, os, random, shutil, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutation import mutate
 
 binary, crashes = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 args = sys.argv[3:]
@@ -21,18 +23,6 @@ tokens = [b"1e300", b"-1e30", b"nan", b"infpx", b"-9223372036854775808", b"\\ud8
           b"{{#actions}}", b"{{/actions}}", b"{{>", b"a { color: red", b"@media (", b"<div style=\"display:flex\">", b"</div>",
           b"/**/\"", b"\"", b"{", b"}", b"[", b"]", b",", b"<", b">", b"\x00", b"\xff\xfe", b"bplist00", b"../../", b"%2e%2e/", b"url(/etc/passwd)"]
 
-def mutate(data):
-    data = bytearray(data)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.randrange(5)
-        at = rng.randrange(len(data) + 1)
-        if op == 0 and data: data[min(at, len(data) - 1)] ^= 1 << rng.randrange(8)
-        elif op == 1: data[at:at] = rng.choice(tokens)
-        elif op == 2 and data: del data[at:at + rng.randint(1, 64)]
-        elif op == 3: data = data[:at]
-        else:
-            a = rng.randrange(len(data) + 1); data[at:at] = data[a:a + rng.randint(1, 256)] * rng.randint(1, 8)
-    return bytes(data)
 
 work = tempfile.mkdtemp(prefix="pushpreview-mutate-")
 project = os.path.join(work, "Examples")
@@ -47,7 +37,7 @@ while (cases is None or n < cases) and (seconds is None or time.time() - start <
     name = rng.choice(files)
     path = os.path.join(project, name)
     original = open(path, "rb").read()
-    open(path, "wb").write(mutate(original))
+    open(path, "wb").write(mutate(original, rng, tokens))
     out = os.path.join(work, "out")
     shutil.rmtree(out, ignore_errors=True)
     try:

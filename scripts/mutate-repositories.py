@@ -9,6 +9,8 @@ CRASHES/repository-N/ with WHY.txt. Prints how many errors named a file and a po
 Usage: mutate-repositories.py PUSHPREVIEW CRASHES [--seconds S | --cases N] [--seed K] [--jobs J]"""
 import os, random, re, shutil, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutation import mutate
 
 binary, crashes = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 args = sys.argv[3:]
@@ -28,18 +30,6 @@ tokens = [b"1e300", b"-1e308", b"nan", b"-9223372036854775808", b"$(A)$(A)", b"$
           b"[" * 40, b"{" * 64, b"../../../", b"$(SRCROOT)/../..", b"/etc/passwd", b"\x00", b"\xff\xfe", b"bplist00", b"<!ENTITY",
           b"\"", b"{", b"}", b";", b"=", b"<", b">", b"</dict>", b"#include \"../x.xcconfig\"", b"*", b"**/"]
 
-def mutate(data, rng):
-    data = bytearray(data)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.randrange(5)
-        at = rng.randrange(len(data) + 1)
-        if op == 0 and data: data[min(at, len(data) - 1)] ^= 1 << rng.randrange(8)
-        elif op == 1: data[at:at] = rng.choice(tokens)
-        elif op == 2 and data: del data[at:at + rng.randint(1, 64)]
-        elif op == 3: data = data[:at]
-        else:
-            a = rng.randrange(len(data) + 1); data[at:at] = data[a:a + rng.randint(1, 256)] * rng.randint(1, 8)
-    return bytes(data)
 
 # An error names a place when it has FILE:LINE, FILE: key.path or a quoted key after the file.
 placed = re.compile(r"(/[^\s:]+|\b[\w.-]+\.(pbxproj|plist|xcstrings|strings|storyboard|xib|json|yml|yaml|xcconfig|swift|m|h))(:\d+|: [\w.\[\]\"-]+)")
@@ -56,7 +46,7 @@ def run_case(n):
                        if not f.endswith((".png", ".ttf")))
         name = rng.choice(files)
         path = os.path.join(repo, name)
-        open(path, "wb").write(mutate(open(path, "rb").read(), rng))
+        open(path, "wb").write(mutate(open(path, "rb").read(), rng, tokens))
         out, pp = os.path.join(work, "out"), os.path.join(work, "pp")
         why, errors, with_place = None, 0, 0
         for step in (["init", repo, "--out", pp], ["gallery", pp, "--out", out, "--device", "iphone-15", "--appearance", "light", "--jobs", "1"]):
