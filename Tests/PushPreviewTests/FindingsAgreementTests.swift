@@ -54,6 +54,17 @@ struct FindingsAgreementTests {
         try Self.expectAgreement(repo.project)
     }
 
+    /// Every fixture repository, through init as a user starts: XcodeGen (Tidewater), a view made
+    /// in code with the repository's own payloads (Kestrel), Tuist (Driftwood).
+    @Test(arguments: ["xcodegen", "codeview/Kestrel", "tuist-driftwood"])
+    func fixtureRepositoriesThroughInit(_ fixture: String) throws {
+        let root = temporaryFolder("agreement-\(fixture.replacingOccurrences(of: "/", with: "-"))").appendingPathComponent("repo")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/\(fixture)"), to: root)
+        let made = try runProcess(pushpreviewBinary, ["init", root.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try Self.expectAgreement(root.appendingPathComponent("pushpreview"), "agreement-\(fixture.replacingOccurrences(of: "/", with: "-"))")
+    }
+
     /// The three a user met (issue 22, item 1): the icon placeholder, an appIcon outside the
     /// project, an untranslated button. Each is a validate finding, and the mock-ups say the same.
     @Test func whatTheMockupsSayValidateSaysFirst() throws {
