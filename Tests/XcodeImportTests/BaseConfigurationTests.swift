@@ -39,6 +39,16 @@ struct BaseConfigurationTests {
         #expect(app.problems.contains { $0.contains("Brand.xcconfig:") && $0.contains("cycle") || $0.contains("Brand.xcconfig:") && $0.contains("refer") }, "\(app.problems)")
     }
 
+    /// CocoaPods' base xcconfigs are absent until `pod install`: one problem for the project,
+    /// not one per configuration.
+    @Test func missingBasesAreSaidOnce() throws {
+        let root = try Self.repository("", path: "\"Pods/Target Support Files/Pods-Lighthouse/Pods-Lighthouse.release.xcconfig\"")
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Brand.xcconfig"))
+        let app = try XcodeApp(path: root.appendingPathComponent("Lighthouse.xcodeproj"))
+        let said = app.problems.filter { $0.contains("xcconfig") }
+        #expect(said.count == 1 && said[0].contains("1 xcconfig file(s)") && said[0].contains("pod install"), "\(app.problems)")
+    }
+
     @Test func aBaseOutsideTheRepositoryIsNotRead() throws {
         let root = try Self.repository("", path: "../../outside.xcconfig")
         try Data("BRAND_NAME = Intruder\n".utf8).write(to: root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("outside.xcconfig"))

@@ -58,7 +58,9 @@ public struct XcodeApp {
         }
         self.project = project
         self.extensions = extensions
-        self.problems = problems
+        // Projects of one workspace share helpers and files: a problem of theirs is said once.
+        var said = Set<String>()
+        self.problems = problems.filter { said.insert($0).inserted }
         app = Self.appTarget(of: project, embedding: extensions)
         if app == nil { self.problems.append("\(project.bundle.path): no application target; the app's name, icon and strings are not read") }
         // Said once here, as `appInfoPlist` is read again for each thing it gives.

@@ -106,7 +106,7 @@ public struct XcodeProject: Sendable {
         // A configuration's xcconfig lies beneath its own settings, as Xcode layers them: project
         // xcconfig, project settings, target xcconfig, target settings.
         let repository = self.repository, folder = self.bundle.deletingLastPathComponent()
-        var xcconfigFiles: [URL] = []
+        var xcconfigFiles: [URL] = [], missingBases: Set<String> = []
         func layered(_ c: (name: String, settings: [String: String], base: String?), owner: String) -> (settings: [String: String], origins: [String: String]) {
             let place = "\(file.path): \(owner)'s \(c.name) configuration"
             var origins = c.settings.keys.reduce(into: [:]) { $0[$1] = place }
@@ -115,6 +115,8 @@ public struct XcodeProject: Sendable {
                 if paths[ref] == nil { graph.problems.append("\(place): baseConfigurationReference \(ref) is no file of the project; its settings are not read") }
                 return (c.settings, origins)
             }
+            // Said once for the project below: CocoaPods' are absent until `pod install` writes them.
+            guard FileManager.default.fileExists(atPath: url.path) else { missingBases.insert(path); return (c.settings, origins) }
             let read = XCConfig(file: url, projectFolder: folder, repository: repository, from: "\(place): baseConfigurationReference")
             graph.problems += read.problems.filter { !graph.problems.contains($0) }
             xcconfigFiles += read.files
@@ -185,6 +187,11 @@ public struct XcodeProject: Sendable {
         }
         // A project-level setting's problem comes once, not once per target.
         var said = Set<String>()
+        if !missingBases.isEmpty {
+            let sorted = missingBases.sorted()
+            graph.problems.append("\(file.path): \(sorted.count) xcconfig file(s) that configurations are based on are not in the repository (\(sorted.prefix(3).joined(separator: ", "))\(sorted.count > 3 ? ", …" : ""))"
+                                  + (sorted.contains { $0.contains("Pods") } ? "; CocoaPods writes its own on pod install" : "") + "; their settings are not read")
+        }
         problems = graph.problems.filter { said.insert($0).inserted }
         var seenFiles = Set(definitionFiles)
         definitionFiles += xcconfigFiles.filter { seenFiles.insert($0).inserted }
