@@ -86,7 +86,8 @@ struct CodeViewInitTests {
         let flight = try text("Templates/FLIGHT.html")
         let site = "FlightContent/FlightViewController.swift:\(try Self.line(of: "view.addSubview(stack)", in: "FlightContent/FlightViewController.swift"))"
         #expect(flight.contains("{{! warning: the custom view is init's starter: KestrelFlightContent makes its view in code at \(site) (addSubview)"))
-        #expect(flight.contains("height: 240px") && flight.contains("{{title}}") && flight.contains("{{body}}") && flight.contains("{{#attachment}}"))
+        // The extension shows the default content, which draws title and body below the view: not again in it.
+        #expect(flight.contains("height: 240px") && !flight.contains("{{title}}") && !flight.contains("{{body}}") && flight.contains("{{#attachment}}"))
         #expect(flight.contains("{{userInfo.gate}}") && flight.contains("{{userInfo.crew.captain}}") && !flight.contains("{{userInfo.crew}}"))
         #expect(try text("Templates/GATE.html").contains("height: 180px") && !text("Templates/GATE.html").contains("{{#attachment}}"))
         #expect(try text("Templates/BOARDING.html").contains("a SwiftUI view in a UIHostingController"))
@@ -208,5 +209,14 @@ struct CodeViewInitTests {
         #expect(type("s", #"label.text = userInfo["s"] as? String"#) == .string)
         #expect(type("u", #"print(userInfo["u"])"#) == nil)
         #expect(type("x", "userInfo[\"x\"] as") == nil, "a cut-off cast is no type")
+    }
+
+    /// Title and body only where the extension hides the default content; a starter with nothing
+    /// of the notification's own says what stands there.
+    @Test func starterShowsTitleAndBodyOnlyWhenTheDefaultContentIsHidden() {
+        let hidden = StarterTemplate.html(extensionName: "Ext", sources: ["A.swift"], view: nil, readsAttachments: false, showsTitleAndBody: true, userInfoKeys: [], types: [:])
+        let shown = StarterTemplate.html(extensionName: "Ext", sources: ["A.swift"], view: nil, readsAttachments: false, showsTitleAndBody: false, userInfoKeys: [], types: [:])
+        #expect(hidden.contains("{{title}}") && hidden.contains("{{body}}") && !hidden.contains("made in code</p>"))
+        #expect(!shown.contains("{{title}}") && shown.contains("Ext's view, made in code</p>"))
     }
 }

@@ -158,8 +158,11 @@ public struct ProjectInit {
             }
         }
         let sources = ext.target.sources.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }
+        let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any]
+        let hidden = attributes?["UNNotificationExtensionDefaultContentHidden"]
+        let defaultContentHidden = hidden as? Bool ?? ["YES", "1", "true"].contains((hidden as? String) ?? "")
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
-                                        userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
+                                        showsTitleAndBody: defaultContentHidden, userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
         return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
     }
 

@@ -5,7 +5,9 @@ import Templating
 /// reads — at the height the view controller asks for, and a `{{! warning: … }}` that puts where
 /// the real view is made on every mock-up drawn with it, until a person draws that view here.
 enum StarterTemplate {
-    static func html(extensionName: String, sources: [String], view: CodeMadeView?, readsAttachments: Bool,
+    /// `showsTitleAndBody`: only when the extension hides the default content, which otherwise
+    /// draws them below the view (they appeared twice).
+    static func html(extensionName: String, sources: [String], view: CodeMadeView?, readsAttachments: Bool, showsTitleAndBody: Bool = true,
                      userInfoKeys: [String], types: [String: UserInfoType]) -> String {
         let sites = view.flatMap { $0.madeAt.isEmpty ? nil : $0.madeAt.prefix(3).joined(separator: ", ") + ($0.madeAt.count > 3 ? ", …" : "") }
         let made = sites.map { "at \($0)" } ?? "in \(sources.prefix(3).joined(separator: ", "))\(sources.count > 3 ? ", …" : "")"
@@ -38,7 +40,10 @@ enum StarterTemplate {
         <div class="starter">
 
         """ + (readsAttachments ? "  {{#attachment}}{{#url}}<img class=\"starter-image\" src=\"{{url}}\" alt=\"\">{{/url}}{{/attachment}}\n" : "")
-            + "  <p class=\"starter-title\">{{title}}</p>\n  <p class=\"starter-body\">{{body}}</p>\n"
-            + fields.map { $0 + "\n" }.joined() + "</div>\n"
+            + (showsTitleAndBody ? "  <p class=\"starter-title\">{{title}}</p>\n  <p class=\"starter-body\">{{body}}</p>\n" : "")
+            + fields.map { $0 + "\n" }.joined()
+            // Nothing of the notification's own to show: say what stands here, not an empty box.
+            + (fields.isEmpty && !readsAttachments && !showsTitleAndBody ? "  <p class=\"starter-field\">\(escapeHTML(extensionName))'s view, made in code</p>\n" : "")
+            + "</div>\n"
     }
 }
