@@ -87,6 +87,13 @@ public struct Project: Sendable {
                 }
             case "xcode":
                 guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
+                // A project folder inside a checkout names an Xcode project of that checkout: a
+                // pull request's pushpreview.json cannot point the reading at another folder on disk.
+                let checkout = Repository(around: self.folder).root
+                if FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git").path),
+                   Confinement.file(s, relativeTo: self.folder, within: [checkout]) == nil {
+                    throw fail(key, "\(s) lies outside the repository \(checkout.path) that holds the project; not read")
+                }
                 xcode = URL(fileURLWithPath: s, relativeTo: self.folder).standardizedFileURL
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)

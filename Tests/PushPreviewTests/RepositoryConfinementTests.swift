@@ -94,6 +94,26 @@ struct RepositoryConfinementTests {
 
     /// An Info.plist outside with its own app name: the name is on no page, and the refusal is a
     /// project warning; the app's generated name is drawn.
+    /// In a checkout, `"xcode"` itself must name a project of that checkout: a pull request's
+    /// pushpreview.json cannot send the reading to another repository on the runner.
+    @Test func theXcodeSettingStaysInTheCheckout() throws {
+        let base = temporaryFolder()
+        let checkout = base.appendingPathComponent("checkout"), other = base.appendingPathComponent("other")
+        for folder in [checkout.appendingPathComponent(".git"), checkout.appendingPathComponent("pp"), other] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/Lighthouse"), to: other.appendingPathComponent("Lighthouse"))
+        try Data(#"{"xcode": "../../other/Lighthouse/Lighthouse.xcodeproj"}"#.utf8).write(to: checkout.appendingPathComponent("pp/pushpreview.json"))
+        #expect(throws: ProjectError.self) { _ = try Project(folder: checkout.appendingPathComponent("pp")) }
+        do { _ = try Project(folder: checkout.appendingPathComponent("pp")) } catch {
+            #expect(error.diagnostic.keyPath == "xcode" && error.diagnostic.message.contains("lies outside the repository"), "\(error)")
+        }
+        // Inside the checkout it is read as before.
+        try FileManager.default.moveItem(at: other.appendingPathComponent("Lighthouse"), to: checkout.appendingPathComponent("Lighthouse"))
+        try Data(#"{"xcode": "../Lighthouse/Lighthouse.xcodeproj"}"#.utf8).write(to: checkout.appendingPathComponent("pp/pushpreview.json"))
+        #expect(try Project(folder: checkout.appendingPathComponent("pp")).appName == "Lighthouse")
+    }
+
     @Test func theOutsideNameIsOnNoPage() throws {
         for symlinked in [false, true] {
             let repo = try XcodeRunTests.Repo(symlinked ? "symlinked" : "dotdot")
