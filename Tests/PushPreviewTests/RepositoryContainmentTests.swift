@@ -123,7 +123,10 @@ struct RepositoryContainmentTests {
         let out = repo.root.appendingPathComponent("out")
         let (g, _) = try repo.run(["gallery", repo.project.path, "--out", out.path, "--max-memory", "64"])
         #expect(g.status == 1, "\(g.stderr)")
-        #expect(errorLines(g) == ["pushpreview gallery: \(repo.project.path): stopped: used more than 64 MB of memory (--max-memory) while reading the Xcode project \(repo.root.path)/Lighthouse.xcodeproj"], "\(g.stderr)")
+        // What the worker said it was doing last reaches the supervisor through a pipe: on a loaded
+        // machine the kill can come before "the Xcode project …" arrives, so the place may be "the project".
+        let said = errorLines(g)
+        #expect(said.count == 1 && said[0].hasPrefix("pushpreview gallery: \(repo.project.path): stopped: used more than 64 MB of memory (--max-memory) while reading the "), "\(g.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
         repo.expectTemporaryFilesGone()
     }
