@@ -14,11 +14,11 @@ func printJSON<T: Encodable>(_ value: T) {
     if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
 }
 
-/// The repository's Templates/ folder, or nil after saying how to point at it.
+/// The share folder's Templates/, or nil after saying where it was looked for.
 func repositoryTemplatesOrExplain() -> URL? {
-    guard let templates = repositoryTemplates() else {
-        printError("pushpreview: cannot find the Templates/ folder; set PUSHPREVIEW_HOME to the repository")
+    guard let share = ShareFolder.locate() else {
+        printError("pushpreview: cannot find the share folder with Templates/: looked in ../share/pushpreview beside \(ShareFolder.executable.path), in the checkout above it and in PUSHPREVIEW_HOME")
         return nil
     }
-    return templates
+    return share.templates
 }

@@ -29,7 +29,10 @@ case "gallery": status = GalleryCommand.run(Array(args.dropFirst()))
 case "diff": status = DiffCommand.run(Array(args.dropFirst()))
 case "worker": status = RenderWorker.serve()  // started by render and gallery, not by people
 case "--help", "-h", "help": print(usage); status = 0
-case "--version": print("pushpreview \(version)"); status = 0
+case "--version":
+    print("pushpreview \(version)")
+    print(ShareFolder.locate().map { "share: \($0.url.path) (\($0.origin.rawValue))" } ?? "share: not found")
+    status = 0
 default:
     printError((args.first.map { "pushpreview: unknown command '\($0)'\n\n" } ?? "") + usage)
     status = 2

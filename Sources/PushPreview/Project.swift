@@ -250,20 +250,3 @@ public struct ProjectError: DiagnosticConvertible, CustomStringConvertible {
     public init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
     public var description: String { diagnostic.description }
 }
-
-/// The repository's own `Templates/` (system chrome and stock templates): `PUSHPREVIEW_HOME`,
-/// else found upwards from the executable, else from the source tree this was built from.
-public func repositoryTemplates() -> URL? {
-    let fm = FileManager.default
-    func check(_ root: URL) -> URL? {
-        let t = root.appendingPathComponent("Templates")
-        return fm.fileExists(atPath: t.appendingPathComponent("system/expanded.html").path) ? t : nil
-    }
-    if let home = ProcessInfo.processInfo.environment["PUSHPREVIEW_HOME"], let t = check(URL(fileURLWithPath: home)) { return t }
-    var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent()
-    for _ in 0..<6 {
-        if let t = check(dir) { return t }
-        dir = dir.deletingLastPathComponent()
-    }
-    return check(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL)
-}
