@@ -9,7 +9,8 @@ import Foundation
 public enum ChildProcesses {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var groups: Set<pid_t> = []
-    nonisolated(unsafe) private static var folders: Set<String> = []
+    /// Each folder, with what to do once it is gone (tell git its worktree is), if anything.
+    nonisolated(unsafe) private static var folders: [String: (@Sendable () -> Void)?] = [:]
     nonisolated(unsafe) private static var installed = false
     /// The write end of the pipe the signal handler wakes the clean-up thread with.
     nonisolated(unsafe) private static var wake: Int32 = -1
@@ -35,20 +36,27 @@ public enum ChildProcesses {
         _ = Foundation.kill(-group, SIGKILL)
     }
 
-    /// A temporary folder that is removed however this process ends (but by SIGKILL).
-    public static func using(folder: URL) { lock.withLock { folders.insert(folder.path); installOnce() } }
+    /// A temporary folder that is removed however this process ends (but by SIGKILL), then
+    /// `afterRemoval` runs.
+    public static func using(folder: URL, afterRemoval: (@Sendable () -> Void)? = nil) {
+        lock.withLock { folders[folder.path] = .some(afterRemoval); installOnce() }
+    }
 
     /// Removes the folder now.
     public static func remove(folder: URL) {
         try? FileManager.default.removeItem(at: folder)
-        _ = lock.withLock { folders.remove(folder.path) }
+        let after = lock.withLock { folders.removeValue(forKey: folder.path) }
+        after??()
     }
 
     /// What the clean-up thread does on a signal, before ending the process with it.
     private static func cleanUp() {
         let (g, f) = lock.withLock { (groups, folders) }
         for group in g { kill(group: group) }
-        for folder in f { try? FileManager.default.removeItem(atPath: folder) }
+        for (folder, after) in f {
+            try? FileManager.default.removeItem(atPath: folder)
+            after?()
+        }
     }
 
     /// The handlers only write the signal's number to a pipe (all a handler may safely do); a

@@ -13,7 +13,7 @@ final class Canary {
     init(_ url: URL, contents: String = "canary") {
         self.url = url
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8))
         watch = inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))
         precondition(watch >= 0 && inotify_add_watch(watch, url.path, Self.inOpen) >= 0, "inotify on \(url.path): \(errno)")
     }

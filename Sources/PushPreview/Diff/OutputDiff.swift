@@ -92,7 +92,7 @@ public struct OutputDiff {
     static func mockups(in folder: URL) -> [String] {
         let fm = FileManager.default
         var out: [String] = []
-        for payload in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !payload.hasPrefix(".") {
+        for payload in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !payload.hasPrefix(".") && payload != "media" {
             for file in (try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(payload).path)) ?? [] where file.hasSuffix(".png") && !file.hasPrefix(".") {
                 out.append("\(payload)/\(file.dropLast(4))")
             }
@@ -186,11 +186,13 @@ public struct OutputDiff {
     }
 
     /// A pull-request comment: the summary table and the changed images, with paths under
-    /// `imageBaseURL` (where CI uploads the diff folder).
-    public static func markdown(_ entries: [Entry], _ s: Summary, imageBaseURL: String) -> String {
+    /// `imageBaseURL` (where CI uploads the diff folder), and what kept a side from being whole.
+    public static func markdown(_ entries: [Entry], _ s: Summary, imageBaseURL: String, notes: [String] = []) -> String {
         let base = imageBaseURL.isEmpty || imageBaseURL.hasSuffix("/") ? imageBaseURL : imageBaseURL + "/"
         func url(_ path: String) -> String { base + path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/") }
         var md = "### PushPreview: \(s.changed) changed, \(s.added) added, \(s.removed) removed, \(s.unchanged) unchanged\n\n"
+        for note in notes { md += "> **Warning:** \(note)\n>\n" }
+        if !notes.isEmpty { md = String(md.dropLast(2)) + "\n" }
         guard s.anyChange else { return md + "No mock-up changed.\n" }
         md += "| mock-up | change | pixels |\n|---|---|---|\n"
         for e in entries where e.kind != .unchanged {

@@ -159,7 +159,7 @@ final class Counter: @unchecked Sendable {
 /// is not fetched to hash it: change the URL to force a new render.
 enum InputKey {
     static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
-        var bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8)
+        let bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8)
         let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
         // Each input file by the name it is hashed under: relative to its root, or (read from the
         // Xcode app) its whole path.
@@ -170,11 +170,17 @@ enum InputKey {
             }
         }
         named += project.xcodeInputs.map { ($0.path, $0.path) }
+        return SHA256.hex(bytes + fingerprint(named))
+    }
+
+    /// Each file's name and the hash of its bytes, in the order given.
+    static func fingerprint(_ named: [(name: String, path: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
         for (name, path) in named {
             bytes += Array(name.utf8) + [0]
             bytes += SHA256.hex((FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []).utf8
         }
-        return SHA256.hex(bytes)
+        return bytes
     }
 
     static func payload(_ file: URL, global: String) -> String {

@@ -1,0 +1,120 @@
+import Checked
+import Foundation
+import ServiceStage
+
+/// `diff --base REF`: the project as it is at a commit and as it is in the working tree, each
+/// rendered by a `gallery` run of this executable with the same options. The commit's side is
+/// rendered in a temporary worktree and kept under the project's `.pushpreview/base/`, named by
+/// the commit, the options, the tool and its templates, so the next run renders only the
+/// working tree's side.
+public struct RevisionComparison {
+    public struct Failure: Error, CustomStringConvertible { public var description: String; public var usage = false }
+
+    public var project: URL
+    public var executable: URL
+    public var templates: URL
+    /// The gallery options both runs are given that decide what mock-ups look like
+    /// (`--device`, `--locale`, …), and those that only decide how they are made (`--jobs`, …).
+    public var renderArguments: [String]
+    public var runArguments: [String] = []
+    public var shard: (index: Int, count: Int)?
+    /// Told what is happening ("base abc123: rendering in a worktree"), for standard error.
+    public var say: (String) -> Void = { _ in }
+
+    public init(project: URL, executable: URL, templates: URL, renderArguments: [String]) {
+        self.project = project
+        self.executable = executable
+        self.templates = templates
+        self.renderArguments = renderArguments
+    }
+
+    /// One side's gallery folder and what its run said.
+    public struct Side {
+        public var folder: URL
+        public var report: GalleryReport?
+        /// Why the side is not whole: payloads that failed, project errors, no project at the commit.
+        public var problems: [String]
+        public init(folder: URL, report: GalleryReport?, problems: [String] = []) {
+            self.folder = folder
+            self.report = report
+            self.problems = problems
+        }
+    }
+
+    /// Renders both sides: the commit's into the cache (or taken from it), the working tree's
+    /// into `newFolder`.
+    public func render(ref: String, newFolder: URL) throws -> (base: Side, new: Side) {
+        let repository: GitRepository
+        let commit: String
+        do {
+            repository = try GitRepository(containing: project)
+            commit = try repository.commit(ref)
+        } catch { throw Failure(description: "\(error)", usage: true) }
+        guard let path = repository.relativePath(of: project) else {
+            throw Failure(description: "\(project.path): not inside \(repository.root.path)", usage: true)
+        }
+        let short = String(commit.prefix(12))
+        let cache = project.appendingPathComponent(".pushpreview/base/\(short)-\(key(commit: commit))")
+        var base: Side
+        if let report = try? GalleryReport.read(cache.appendingPathComponent("report.json")) {
+            say("base \(short): taken from \(cache.path)")
+            base = Side(folder: cache, report: report)
+        } else if !repository.exists(path, at: commit) {
+            say("base \(short): \(path.isEmpty ? "the project" : path) is not in that commit; every mock-up counts as added")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            base = Side(folder: cache, report: nil, problems: ["\(path) is not in \(short)"])
+        } else {
+            say("base \(short): rendering in a temporary worktree")
+            // The report is written last: a run that stopped part-way leaves none, and is
+            // rendered again next time.
+            try? FileManager.default.removeItem(at: cache)
+            base = try repository.withWorktree(at: commit) { tree in
+                try gallery(tree.appendingPathComponent(path), into: cache, side: "base \(short)")
+            }
+        }
+        say("new: rendering the working tree")
+        // Emptied first: a gallery leaves what it did not write, and an earlier run's mock-ups
+        // would count as added.
+        try? FileManager.default.removeItem(at: newFolder)
+        let new = try gallery(project, into: newFolder, side: "new")
+        return (base, new)
+    }
+
+    /// A gallery run of this executable on `folder`, writing into `output`.
+    func gallery(_ folder: URL, into output: URL, side: String) throws -> Side {
+        var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments
+        if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw Failure(description: "\(side): could not start \(executable.path): \(error)") }
+        ChildProcesses.started(process.processIdentifier)
+        process.waitUntilExit()
+        ChildProcesses.ended(process.processIdentifier)
+        let status = process.terminationStatus
+        if process.terminationReason == .uncaughtSignal { throw Failure(description: "\(side): the gallery run ended by signal \(status)") }
+        if status == 2 { throw Failure(description: "\(side): the gallery run was refused (its message is above)", usage: true) }
+        guard let report = try? GalleryReport.read(output.appendingPathComponent("report.json")) else {
+            throw Failure(description: "\(side): the gallery run wrote no report (exit status \(status)); its message is above")
+        }
+        return Side(folder: output, report: report, problems: Self.problems(of: report))
+    }
+
+    /// What keeps a gallery from being whole: payloads that failed, the project's errors.
+    public static func problems(of report: GalleryReport) -> [String] {
+        var problems: [String] = []
+        if report.summary.failed > 0 { problems.append("\(report.summary.failed) payload(s) failed to render") }
+        let errors = (report.projectDiagnostics ?? []).filter { $0.severity == .error }.count
+        if errors > 0 { problems.append("the project has \(errors) error(s)") }
+        return problems
+    }
+
+    /// What the commit's gallery depends on besides the commit: the tool, its templates, the options.
+    func key(commit: String) -> String {
+        let options = "\(pushPreviewVersion)\u{0}\(commit)\u{0}\(renderArguments.joined(separator: "\u{0}"))\u{0}\(shard.map { "\($0.index)/\($0.count)" } ?? "")"
+        let tool = InputKey.fingerprint(InputKey.files(under: templates).map { (String($0.dropFirst(templates.path.count)), $0) })
+        let bytes = Array(options.utf8) + tool
+        return String(SHA256.hex(bytes).prefix(12))
+    }
+}
