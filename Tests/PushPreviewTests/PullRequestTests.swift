@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// A pull request the way CI sees it: a git repository whose last commit changes a template and
+/// adds a payload. `diff --base`, the CI script and its comment, judged on what they write.
+struct PullRequestTests {
+    static let options = ["--device", "iphone-15", "--appearance", "light", "--locale", "en"]
+
+    /// A repository with the project at Examples/ in two commits: the base, then the boarding
+    /// pass's colour changed and emoji.apns added.
+    static func repository(_ name: String = #function) throws -> URL {
+        let project = try examplesCopy(payloads: ["localized-boarding.apns", "plain-alert.apns", "subtitle.apns"], name)
+        let root = project.deletingLastPathComponent()
+        func git(_ arguments: String...) throws {
+            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=CI", "-c", "user.email=ci@localhost"] + arguments)
+            #expect(r.status == 0, "git \(arguments): \(r.stderr)")
+        }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-qm", "base")
+        let template = project.appendingPathComponent("Templates/boarding-pass.html")
+        try Data(try String(contentsOf: template, encoding: .utf8).replacingOccurrences(of: "#1fb5a8", with: "#e76f51").utf8).write(to: template)
+        try FileManager.default.copyItem(at: examples.appendingPathComponent("payloads/emoji.apns"), to: project.appendingPathComponent("payloads/emoji.apns"))
+        try git("add", "-A")
+        try git("commit", "-qm", "a template change and a new payload")
+        return root
+    }
+
+    static let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-en-expanded",
+                                        "added\temoji/iphone-15-light-banner", "added\temoji/iphone-15-light-expanded"]
+
+    @Test func diffBaseListsExactlyTheChangedAndTheNewMockups() throws {
+        let root = try Self.repository()
+        let project = root.appendingPathComponent("Examples").path
+        let diff = ["diff", "--base", "HEAD~1", project, "--out", root.appendingPathComponent("Diff").path] + Self.options
+        let first = try runProcess(pushpreviewBinary, diff)
+        #expect(first.status == 0, "a change is not a failure unless asked: \(first.stderr)")
+        #expect(Set(first.stdout.split(separator: "\n").map(String.init)) == Self.expected, "\(first.stdout)")
+        #expect(first.stderr.contains("rendering in a temporary worktree"))
+        // The worktree is gone, and git no longer lists it.
+        let worktrees = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "worktree", "list"])
+        #expect(worktrees.stdout.split(separator: "\n").count == 1, "\(worktrees.stdout)")
+
+        // Again: the base comes from the cache; --fail-on-change makes the change fail.
+        let second = try runProcess(pushpreviewBinary, diff + ["--fail-on-change"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("taken from") && !second.stderr.contains("worktree"), "\(second.stderr)")
+        #expect(Set(second.stdout.split(separator: "\n").map(String.init)) == Self.expected)
+
+        // The same commit on both sides: nothing changed.
+        let same = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", project, "--out", root.appendingPathComponent("Same").path, "--fail-on-change"] + Self.options)
+        #expect(same.status == 0 && same.stdout.isEmpty, "\(same.stdout)\(same.stderr)")
+    }
+
+    @Test func shardsMergedGiveTheWholeDiff() throws {
+        let root = try Self.repository()
+        let project = root.appendingPathComponent("Examples").path
+        var shards: [String] = []
+        for i in 1...2 {
+            let out = root.appendingPathComponent("shard-\(i)").path
+            let r = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD~1", project, "--shard", "\(i)/2", "--out", out] + Self.options)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(FileManager.default.fileExists(atPath: out + "/base/report.json") && FileManager.default.fileExists(atPath: out + "/new/report.json"))
+            shards.append(out)
+        }
+        let merged = try runProcess(pushpreviewBinary, ["diff", "--merge"] + shards + ["--out", root.appendingPathComponent("Diff").path])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(Set(merged.stdout.split(separator: "\n").map(String.init)) == Self.expected, "\(merged.stdout)")
+    }
+
+    @Test func badInputsAreUsageErrors() throws {
+        let root = try Self.repository()
+        let project = root.appendingPathComponent("Examples").path
+        let badRef = try runProcess(pushpreviewBinary, ["diff", "--base", "no-such-branch", project])
+        #expect(badRef.status == 2 && badRef.stderr.contains("no-such-branch: not a commit"), "\(badRef.stderr)")
+        let outside = temporaryFolder()
+        let notGit = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", outside.path])
+        #expect(notGit.status == 2 && notGit.stderr.contains("not inside a git repository"), "\(notGit.stderr)")
+        let option = try runProcess(pushpreviewBinary, ["diff", root.path, root.path, "--device", "iphone-15"])
+        #expect(option.status == 2 && option.stderr.contains("--device goes with --base"), "\(option.stderr)")
+        let badOption = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", project, "--appearance", "sepia"])
+        #expect(badOption.status == 2, "the gallery's refusal is diff's: \(badOption.stderr)")
+    }
+
+    /// A project the base commit does not have yet: every mock-up is added, and the comment says why.
+    @Test func aProjectNewInTheBranchIsAllAdded() throws {
+        let root = try Self.repository()
+        let moved = root.appendingPathComponent("Preview")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Examples"), to: moved)
+        let md = root.appendingPathComponent("comment.md")
+        let r = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", moved.path, "--out", root.appendingPathComponent("Diff").path, "--markdown", md.path] + Self.options)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 8 && lines.allSatisfy { $0.hasPrefix("added\t") }, "\(r.stdout)")
+        #expect(try String(contentsOf: md, encoding: .utf8).contains("**Warning:** base: Preview is not in"))
+    }
+
+    /// Ctrl-C while the base renders: the worktree, its temporary folder and the gallery run are gone.
+    @Test func interruptedLeavesNoWorktree() throws {
+        let root = try Self.repository()
+        let process = Process()
+        process.executableURL = pushpreviewBinary
+        process.arguments = ["diff", "--base", "HEAD~1", root.appendingPathComponent("Examples").path, "--out", root.appendingPathComponent("Diff").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let listed = { try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "worktree", "list", "--porcelain"]).stdout }
+        let deadline = Date().addingTimeInterval(60)
+        var tree: String?
+        while tree == nil, Date() < deadline, process.isRunning {
+            tree = try listed().split(separator: "\n").filter { $0.hasPrefix("worktree ") }.dropFirst().first.map { String($0.dropFirst(9)) }
+            usleep(20_000)
+        }
+        let found = try #require(tree, "the base worktree never appeared")
+        usleep(300_000)  // into the gallery run
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(!FileManager.default.fileExists(atPath: found), "the worktree folder is removed")
+        #expect(!(try listed()).contains(found), "git no longer lists it")
+        let galleries = try runProcess(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "gallery \(found)"])
+        #expect(galleries.stdout.isEmpty, "no gallery run outlives it: \(galleries.stdout)")
+    }
+
+    /// The CI script on the same repository: the comment it writes, then posted and updated in place
+    /// through a GitHub-shaped API served on 127.0.0.1 that records what it is sent.
+    @Test func ciScriptWritesAndUpdatesOneComment() throws {
+        let root = try Self.repository()
+        let out = root.appendingPathComponent("pushpreview-diff")
+        var environment = ProcessInfo.processInfo.environment
+        environment["PUSHPREVIEW"] = pushpreviewBinary.path
+        environment["PUSHPREVIEW_BASE"] = "HEAD~1"
+        environment["PUSHPREVIEW_OUT"] = out.path
+        environment["PUSHPREVIEW_OPTIONS"] = Self.options.joined(separator: " ")
+        environment["PUSHPREVIEW_IMAGE_BASE_URL"] = "https://previews.example.com/pr-7"
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        let diff = try runProcess(script, ["diff", root.appendingPathComponent("Examples").path], environment: environment)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(Set(diff.stdout.split(separator: "\n").map(String.init)) == Self.expected)
+        let comment = try String(contentsOf: out.appendingPathComponent("comment.md"), encoding: .utf8)
+        #expect(comment.hasPrefix("<!-- pushpreview-ci -->\n### PushPreview: 1 changed, 2 added, 0 removed"), "\(comment.prefix(200))")
+        #expect(comment.contains("| `localized-boarding/iphone-15-light-en-expanded` | changed |"))
+        #expect(comment.contains("https://previews.example.com/pr-7/emoji/iphone-15-light-banner-after.png"))
+
+        let api = try CommentAPI()
+        defer { api.stop() }
+        let event = root.appendingPathComponent("event.json")
+        try Data(#"{"pull_request": {"number": 7, "base": {"sha": "unused"}}}"#.utf8).write(to: event)
+        environment["GITHUB_TOKEN"] = "token-for-the-test"
+        environment["GITHUB_REPOSITORY"] = "harbor/app"
+        environment["GITHUB_EVENT_PATH"] = event.path
+        environment["GITHUB_API_URL"] = api.url
+        for _ in 0..<2 {
+            let r = try runProcess(script, ["comment"], environment: environment)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let calls = api.calls()
+        #expect(calls.filter { $0.hasPrefix("POST /repos/harbor/app/issues/7/comments") }.count == 1, "one comment made: \(calls)")
+        #expect(calls.contains("PATCH /repos/harbor/app/issues/comments/1 Bearer token-for-the-test"), "then updated in place: \(calls)")
+        #expect(api.body(of: 1) == comment)
+    }
+}
+
+/// Tests/Support/comment-api.py on a free port of 127.0.0.1: the comments endpoints of a
+/// GitHub-shaped API, keeping comments in memory and listing every call it was sent.
+final class CommentAPI {
+    let process = Process()
+    let url: String
+    let folder = temporaryFolder()
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [repositoryRoot.appendingPathComponent("Tests/Support/comment-api.py").path, folder.path]
+        try process.run()
+        let portFile = folder.appendingPathComponent("port")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: portFile.path), Date() < deadline { usleep(20_000) }
+        url = "http://127.0.0.1:" + (try String(contentsOf: portFile, encoding: .utf8))
+    }
+
+    func calls() -> [String] {
+        ((try? String(contentsOf: folder.appendingPathComponent("calls"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func body(of id: Int) -> String? { try? String(contentsOf: folder.appendingPathComponent("comment-\(id)"), encoding: .utf8) }
+
+    /// SIGKILL: a test runner's thread may hand its children SIGTERM blocked.
+    func stop() { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+}
