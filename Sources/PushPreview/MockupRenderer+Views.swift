@@ -122,7 +122,8 @@ extension MockupRenderer {
     }
 
     /// `--template`, else the template of the category's extension: `Templates/ID.html` (or the
-    /// category's `template`) in the project, then among the repository's stock templates.
+    /// category's `template`) in the project, then among the share folder's stock templates; and
+    /// the name the report gives it.
     func customViewSource(_ job: Job, ext: ContentExtension?, category: NotificationCategory?,
                                   result: inout MockupResult) throws -> (ContentStage.CustomView?, String?) {
         if let template = job.options.template {
@@ -133,10 +134,12 @@ extension MockupRenderer {
         }
         guard let ext, let id = job.notification.category else { return (nil, nil) }
         let name = (category?.template ?? id) + ".html"
-        for folder in job.stage.templateFolders {
+        for (index, folder) in job.stage.templateFolders.enumerated() {
             let file = folder.appendingPathComponent(name)
             if let data = FileManager.default.contents(atPath: file.path) {
-                return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), file.path)
+                // Reported as the project names it (Templates/ID.html, or stock/NAME.html among
+                // the share folder's), not by where the project or the tool happen to be.
+                return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), index == 0 ? "Templates/\(name)" : name)
             }
         }
         result.warnings.append("\(ext.file) claims category \"\(id)\" but there is no Templates/\(name); drawing the system's default expanded look")
