@@ -3,13 +3,24 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build demo test bench fidelity fidelity-compare fuzz fuzz-smoke sanitizers clean
+.PHONY: deps build install deb demo test bench fidelity fidelity-compare fuzz fuzz-smoke sanitizers clean
 
 deps:
 	@scripts/install-deps
 
 build: deps
 	$(SWIFT) build -c release --product pushpreview
+
+# PREFIX/bin/pushpreview and PREFIX/share/pushpreview/ (found relative to the executable), under
+# DESTDIR when packaging.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: build
+	@scripts/install-files $(BIN) "$(DESTDIR)" "$(PREFIX)"
+
+# pushpreview_VERSION_ARCH.deb: the Swift runtime linked in, Depends from what it links.
+deb: deps
+	@scripts/make-deb
 
 # The Examples gallery: every payload for the project's devices (two iPhones, one iPad) in light
 # and dark, localized payloads in each of the project's six locales, with the review views
