@@ -37,6 +37,9 @@ struct PullRequestTests {
         #expect(first.status == 0, "a change is not a failure unless asked: \(first.stderr)")
         #expect(Set(first.stdout.split(separator: "\n").map(String.init)) == Self.expected, "\(first.stdout)")
         #expect(first.stderr.contains("rendering in a temporary worktree"))
+        // The cache is never committed: git sees nothing new.
+        let status = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "status", "--porcelain"])
+        #expect(!status.stdout.contains(".pushpreview"), "\(status.stdout)")
         // The worktree is gone, and git no longer lists it.
         let worktrees = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "worktree", "list"])
         #expect(worktrees.stdout.split(separator: "\n").count == 1, "\(worktrees.stdout)")

@@ -53,6 +53,11 @@ public struct RevisionComparison {
         guard let path = repository.relativePath(of: project) else {
             throw Failure(description: "\(project.path): not inside \(repository.root.path)", usage: true)
         }
+        // Never committed: the folder ignores itself, as .build or a cache folder would.
+        let own = project.appendingPathComponent(".pushpreview")
+        if !FileManager.default.fileExists(atPath: own.appendingPathComponent(".gitignore").path) {
+            try OutputFile.write(Array("# made by pushpreview diff --base: rendered galleries, kept only as a cache\n*\n".utf8), to: own.appendingPathComponent(".gitignore"))
+        }
         let short = String(commit.prefix(12))
         let cache = project.appendingPathComponent(".pushpreview/base/\(short)-\(key(commit: commit))")
         var base: Side
