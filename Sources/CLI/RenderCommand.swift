@@ -23,7 +23,7 @@ enum RenderCommand {
             .value("jobs", "N", "for gallery; render draws its payloads one after another (and says so)"),
         ],
         notes: "Payloads are drawn, and projects read, in worker processes: one that crashes or hangs fails alone.",
-        exits: [.init(0, "all rendered"), .init(1, "some inputs failed (the others are still rendered, each failure reported with its file and position)"),
+        exits: [.init(0, "all rendered"), .init(1, "some inputs failed or their project has errors (the others are still rendered, each failure reported with its file and position)"),
                 .init(2, "usage (an unknown option or device, a bad value)")])
 
     static func run(_ argv: [String]) -> Int32 {

@@ -42,6 +42,34 @@ struct CommandLineConventionTests {
         #expect(r.status == 1 && r.stdout.contains(#""code":"path""#) && r.stdout.contains("--no-such-file.apns"), "\(r.status) \(r.stdout) \(r.stderr)")
     }
 
+    /// `validate --json`: where a finding is stands in its fields (file, line, column, keyPath),
+    /// never inside its message, for a settings key, a payload's JSON and a template's Mustache.
+    @Test func validateJSONKeepsThePlaceOutOfTheMessage() throws {
+        let folder = temporaryFolder()
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder.appendingPathComponent("payloads"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: folder.appendingPathComponent("Templates"), withIntermediateDirectories: true)
+        try Data("{\"aps\": {\"alert\": }}".utf8).write(to: folder.appendingPathComponent("payloads/bad.apns"))
+        try Data("<div>\n{{#open}}</div>".utf8).write(to: folder.appendingPathComponent("Templates/card.html"))
+        func findings() throws -> [[String: Any]] {
+            let r = try run(["validate", folder.path, "--json"])
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let found = try findings()
+        let payload = found.first { ($0["file"] as? String)?.hasSuffix("bad.apns") == true }
+        #expect(payload?["line"] as? Int == 1 && payload?["column"] as? Int == 19 && payload?["severity"] as? String == "error" && payload?["code"] as? String == "json", "\(found)")
+        let template = found.first { ($0["file"] as? String)?.hasSuffix("card.html") == true && $0["line"] != nil }
+        #expect(template?["line"] as? Int == 2, "\(found)")
+        try Data(#"{"decrypt": {"scheme": "webpush", "keyIdKey": "k"}}"#.utf8).write(to: folder.appendingPathComponent("pushpreview.json"))
+        let settings = try findings().first
+        #expect(settings?["keyPath"] as? String == "decrypt.keyIdKey" && (settings?["file"] as? String)?.hasSuffix("pushpreview.json") == true, "\(String(describing: settings))")
+        for finding in found + [settings ?? [:]] {
+            let message = finding["message"] as? String ?? "", file = (finding["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "-"
+            #expect(!message.contains(file) && !message.hasPrefix("decrypt."), "the place is inside the message: \(finding)")
+        }
+    }
+
     /// README.md holds each table `help --markdown` makes, between the same markers, unchanged.
     @Test func readmeTablesAreTheGeneratedOnes() throws {
         let generated = try run(["help", "--markdown"])
@@ -51,7 +79,7 @@ struct CommandLineConventionTests {
         #expect(expected.count >= 8 && expected["exit-status"] != nil, "\(expected.keys.sorted())")
         #expect(Set(found.keys) == Set(expected.keys), "README.md's generated tables: \(found.keys.sorted()); pushpreview help --markdown makes \(expected.keys.sorted())")
         for (name, table) in expected.sorted(by: { $0.key < $1.key }) where found[name] != nil {
-            #expect(found[name] == table, "README.md's table \(name) is not what `pushpreview help --markdown` makes; paste its block:\n\(table)")
+            #expect(found[name] == table, "README.md's table \(name) is not what `pushpreview help --markdown` makes; run scripts/readme-tables:\n\(table)")
         }
     }
 
