@@ -15,7 +15,7 @@ struct CompletionScripts {
 
     /// The first clause of an option's help, for the shells that show one beside each candidate.
     static func short(_ help: String) -> String {
-        let cut = [" (", "; ", ": "].compactMap { help.range(of: $0)?.lowerBound }.min() ?? help.endIndex
+        let cut = [" (", "; "].compactMap { help.range(of: $0)?.lowerBound }.min() ?? help.endIndex
         return String(help[..<cut])
     }
 

@@ -13,7 +13,8 @@ extension CommandSpec {
             lines += wrapped.dropFirst().map { String(repeating: " ", count: 2 + width) + $0 }
         }
         if !notes.isEmpty { lines += notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-        lines.append("exit status: " + exits.map { "\($0.status) \($0.meaning)" }.joined(separator: "; "))
+        let status = Self.wrap("exit status: " + exits.map { "\($0.status) \($0.meaning)" }.joined(separator: "; "), width: 100)
+        lines += [status[0]] + status.dropFirst().map { "  " + $0 }
         return lines.joined(separator: "\n")
     }
 
