@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--help`, the top-level usage and the README's tables, made from the command tables.
 extension CommandSpec {
     /// What `pushpreview COMMAND --help` prints.
@@ -67,5 +69,3 @@ extension [CommandSpec] {
         return blocks.map { "<!-- generated: \($0.0) -->\n\($0.1)\n<!-- end generated -->" }.joined(separator: "\n\n")
     }
 }
-
-import Foundation

@@ -70,6 +70,19 @@ struct CommandLineConventionTests {
         }
     }
 
+    /// `render --json`: a mock-up's errors also as findings, the place in fields.
+    @Test func renderJSONCarriesFindings() throws {
+        let folder = temporaryFolder()
+        let bad = folder.appendingPathComponent("bad.apns")
+        try Data("{\"aps\": {\"alert\": }}".utf8).write(to: bad)
+        let r = try run(["render", bad.path, "--json", "--out", folder.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        let line = try #require(r.stdout.split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let finding = (line["findings"] as? [[String: Any]])?.first
+        #expect(finding?["file"] as? String == bad.path && finding?["line"] as? Int == 1 && finding?["column"] as? Int == 19
+                && finding?["severity"] as? String == "error" && (finding?["message"] as? String)?.hasPrefix("unexpected character") == true, "\(r.stdout)")
+    }
+
     /// README.md holds each table `help --markdown` makes, between the same markers, unchanged.
     @Test func readmeTablesAreTheGeneratedOnes() throws {
         let generated = try run(["help", "--markdown"])
