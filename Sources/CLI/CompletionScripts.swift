@@ -37,6 +37,9 @@ struct CompletionScripts {
             "# save it as /usr/share/bash-completion/completions/pushpreview.",
             "_pushpreview() {",
             #"    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}""#,
+            // bash splits --out=DIR at the "=": the option is then the word before it.
+            #"    [[ "$cur" == "=" ]] && cur="" && prev="${COMP_WORDS[COMP_CWORD-1]}""#,
+            #"    [[ "$prev" == "=" ]] && prev="${COMP_WORDS[COMP_CWORD-2]}""#,
             "    if ((COMP_CWORD == 1)); then",
             "        " + offer(.commands) + "; return 0",
             "    fi",

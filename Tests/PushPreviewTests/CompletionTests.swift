@@ -30,6 +30,7 @@ struct CompletionTests {
         offer pushpreview render --dev
         offer pushpreview gallery --appearance ''
         offer pushpreview completion ''
+        offer pushpreview render --out=x --media-state =
         """
         let r = try runProcess(shell("bash")!, ["--norc", "--noprofile", "-c", drive])
         #expect(r.status == 0, "\(r.stderr)")
@@ -39,6 +40,7 @@ struct CompletionTests {
         #expect(lines.contains("pushpreview render --dev: --device"), "\(r.stdout)")
         #expect(lines.contains("pushpreview gallery --appearance : light dark"), "\(r.stdout)")
         #expect(lines.contains("pushpreview completion : bash zsh fish"), "\(r.stdout)")
+        #expect(lines.contains("pushpreview render --out=x --media-state =: paused playing"), "--media-state=, as bash splits it: \(r.stdout)")
     }
 
     /// A real interactive zsh (in a pseudo-terminal) with compinit: a Tab at the end of a line, and
