@@ -39,15 +39,15 @@ let package = Package(
         .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked"]),
         .target(name: "Styling", dependencies: ["Diagnostics", "Templating", "Typography", "Checked"]),
         .target(name: "Typography", dependencies: ["CPango", "Checked"]),
-        .target(name: "Layout", dependencies: ["Styling", "Typography", "Imaging", "Checked"]),
+        .target(name: "Layout", dependencies: ["Styling", "Templating", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
         .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
-        .target(name: "PushPreview", dependencies: ["Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Rendering", "XcodeImport", "Checked"]),
+        .target(name: "PushPreview", dependencies: ["Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
         .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked"]),
-        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "Checked"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Checked", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
@@ -56,11 +56,11 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
-        .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging"]),
+        .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "PushPreview", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

@@ -1,4 +1,5 @@
-/// A tiny argument parser: `--flag`, `--option value`, `--option=value`, and positionals.
+/// A command's arguments read by its `CommandSpec`: `--flag`, `--option value`, `--option=value`,
+/// positionals, and `--` before positionals that start with a dash (`-` alone is stdin).
 struct Arguments {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
@@ -6,26 +7,28 @@ struct Arguments {
 
     struct UsageError: Error, CustomStringConvertible { var description: String }
 
-    /// `valued` lists the options that take a value; everything else starting with -- is a flag.
-    init(_ args: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws {
+    init(_ args: [String], _ spec: CommandSpec) throws {
         var i = 0
         while i < args.count {
             let arg = args[i]
             i += 1
-            guard arg.hasPrefix("--"), arg.count > 2 else { positionals.append(arg); continue }
+            if arg == "--" { positionals += args[i...]; break }
+            guard arg.hasPrefix("-"), arg != "-" else { positionals.append(arg); continue }
+            guard arg.hasPrefix("--") else { throw UsageError(description: "unknown option \(arg)") }
             var name = String(arg.dropFirst(2)), value: String?
             if let eq = name.firstIndex(of: "=") { value = String(name[name.index(after: eq)...]); name = String(name[..<eq]) }
-            if valued.contains(name) {
+            guard let option = spec.option(name) else { throw UsageError(description: "unknown option --\(name)") }
+            switch option.kind {
+            case .flag:
+                guard value == nil else { throw UsageError(description: "--\(name) takes no value") }
+                flags.insert(name)
+            case .value, .list:
                 if value == nil {
-                    guard i < args.count else { throw UsageError(description: "--\(name) needs a value") }
+                    guard i < args.count else { throw UsageError(description: "--\(name) needs a value (\(option.placeholder))") }
                     value = args[i]
                     i += 1
                 }
                 options[name, default: []].append(value!)
-            } else if allowedFlags.contains(name), value == nil {
-                flags.insert(name)
-            } else {
-                throw UsageError(description: "unknown option --\(name)")
             }
         }
     }

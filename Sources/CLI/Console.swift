@@ -22,3 +22,9 @@ func repositoryTemplatesOrExplain() -> URL? {
     }
     return share.templates
 }
+
+/// A usage error: what was wrong, then the command's help; exit status 2.
+func usageError(_ spec: CommandSpec, _ error: Error) -> Int32 {
+    printError("pushpreview \(spec.name): \(error)\n\n\(spec.help)")
+    return 2
+}

@@ -4,17 +4,26 @@ import PushPreview
 import Typography
 
 enum DevicesCommand {
-    static let help = """
-    usage: pushpreview devices [--project DIR] [--json]
-
-    Lists the device profiles (Templates/system/devices.json, plus the project's devices.json):
-    id (for --device), name, screen width, scale, notification width, custom-view height limit.
-    """
+    static let spec = CommandSpec(
+        name: "devices", synopsis: ["devices [--project DIR] [--json]"], summary: "list device profiles",
+        about: """
+        Lists the device profiles (Templates/system/devices.json, plus the project's devices.json):
+        id (for --device), name, screen width, scale, notification width, custom-view height limit.
+        """,
+        options: [
+            .value("project", "DIR", "the project whose devices.json adds profiles (default Examples)", completes: .folder),
+            .flag("json", "one JSON object per device profile"),
+        ],
+        exits: [.init(0, "listed"), .init(1, "a devices.json could not be read"), .init(2, "usage")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
+        let a: Arguments
+        do {
+            a = try Arguments(argv, Self.spec)
+            guard a.positionals.isEmpty else { throw Arguments.UsageError(description: "devices takes no PATH; use --project DIR") }
+        } catch { return usageError(spec, error) }
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
-        let project = argv.firstIndex(of: "--project").flatMap { argv.indices.contains($0 + 1) ? argv[$0 + 1] : nil } ?? "Examples"
+        let project = a.value("project") ?? "Examples"
         let devices: [DeviceProfile]
         do {
             devices = try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"),
@@ -23,7 +32,7 @@ enum DevicesCommand {
             printError("pushpreview devices: \(error)")
             return 1
         }
-        if argv.contains("--json") { devices.forEach { printJSON($0) }; return 0 }
+        if a.flags.contains("json") { devices.forEach { printJSON($0) }; return 0 }
         for d in devices {
             let id = d.id.padding(toLength: 20, withPad: " ", startingAt: 0)
             let name = d.name.padding(toLength: 28, withPad: " ", startingAt: 0)

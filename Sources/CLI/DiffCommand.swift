@@ -3,48 +3,48 @@ import Foundation
 import PushPreview
 
 enum DiffCommand {
-    static let help = """
-    usage: pushpreview diff BASE NEW [options]
-           pushpreview diff --base REF [PROJECT] [options]
-           pushpreview diff --merge DIR... [options]
+    /// The gallery options diff --base passes on to both sides: all but those about one gallery's
+    /// own output. The `howOnly` ones decide how mock-ups are made, not what they look like, so they
+    /// leave the base cache's name alone.
+    static let passed = GalleryCommand.spec.options.filter { !["out", "shard", "merge", "incremental", "timings", "stats"].contains($0.name) }
+    static let howOnly = ["jobs", "timeout", "max-memory"]
 
-    Compares two output folders mock-up by mock-up (PAYLOAD/STEM.png): added, removed, changed,
-    unchanged. Writes before / after / difference images, index.html and diff.json into --out.
-    With --base, renders PROJECT (default Examples) as it is at the git commit REF (in a temporary
-    worktree, cached by commit under PROJECT/.pushpreview/base/) and as it is in the working tree
-    (into PROJECT/.pushpreview/new/), then compares the two.
-
-      --out DIR              where the diff goes (default Diff)
-      --threshold T          0–1: how far apart two colours must be to count (default 0.1)
-      --markdown FILE        also write a pull-request comment: a summary table and the images
-      --image-base-url URL   where the --out folder will be uploaded, for the comment's images
-      --json                 print diff.json's entries on stdout
-      --base REF             compare PROJECT at the commit REF with its working tree
-      --fail-on-change       with --base or --merge: exit 1 when a mock-up changed (else 0)
-      --shard I/N            with --base: render only the I-th of N slices of both sides, into
-                             --out's base/ and new/ (no diff yet: --merge makes it)
-      --merge                join the shard folders given as arguments (their base/ and new/), then compare
-      --device, --appearance, --locale, --format, --text-size, --view, --jobs, --timeout,
-      --max-memory, --show-limits, --media-state, --hidden-previews, --time-budget, --font-dir:
-                             with --base, as for gallery, for both sides
-    exit status: 0 nothing changed; 1 something changed (BASE NEW, or with --fail-on-change);
-    2 usage or unreadable folders; 3 the working tree's side could not be rendered whole
-    """
-
-    /// The gallery options diff --base passes on to both sides; the first group decides what the
-    /// mock-ups look like (and so the base cache's name), the second only how they are made.
-    static let renderValued = ["device", "appearance", "locale", "format", "text-size", "view", "media-state", "time-budget", "font-dir"]
-    static let renderFlags = ["show-limits", "hidden-previews"]
-    static let runValued = ["jobs", "timeout", "max-memory"]
+    static let spec = CommandSpec(
+        name: "diff", synopsis: ["diff BASE NEW [options]", "diff --base REF [PROJECT] [options]", "diff --merge DIR... [options]"],
+        summary: "compare two output folders, or a project at a git commit with its working tree: diff images, page, markdown",
+        about: """
+        Compares two output folders mock-up by mock-up (PAYLOAD/STEM.png): added, removed, changed,
+        unchanged. Writes before / after / difference images, index.html and diff.json into --out.
+        With --base, renders PROJECT (default Examples) as it is at the git commit REF (in a temporary
+        worktree, cached by commit under PROJECT/.pushpreview/base/) and as it is in the working tree
+        (into PROJECT/.pushpreview/new/), then compares the two.
+        """,
+        positionals: [.init(name: "BASE", completes: .folder), .init(name: "NEW", completes: .folder)],
+        options: [
+            .value("out", "DIR", "where the diff goes (default Diff)", completes: .folder),
+            .value("threshold", "T", "0–1: how far apart two colours must be to count, by YIQ distance as pixelmatch (default 0.1)"),
+            .value("markdown", "FILE", "also write a pull-request comment: a summary table and the images", completes: .file),
+            .value("image-base-url", "URL", "where the --out folder will be uploaded, for the comment's images"),
+            .flag("json", "print diff.json's entries on stdout"),
+            .value("base", "REF", "compare PROJECT as it is at the git commit REF with its working tree"),
+            .flag("fail-on-change", "with --base or --merge: exit 1 when a mock-up changed (else 0)"),
+            .value("shard", "I/N", "with --base: render only the I-th of N slices of both sides, into --out's base/ and new/ (no diff yet: --merge makes it)"),
+            .flag("merge", "join the shard folders given as arguments (their base/ and new/), then compare"),
+        ] + passed.map { option in
+            var option = option
+            option.help = "with --base, for both sides, as for gallery: " + option.help
+            return option
+        },
+        exits: [.init(0, "nothing changed"), .init(1, "something changed (BASE NEW, or --base/--merge with --fail-on-change)"),
+                .init(2, "usage or unreadable folders (a ref that is not a commit, a folder outside git)"),
+                .init(3, "the working tree's side could not be rendered whole (the diff is still written)")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         var threshold = 0.1
         var shard: (index: Int, count: Int)?
         do {
-            a = try Arguments(argv, valued: Set(["out", "threshold", "markdown", "image-base-url", "base", "shard"] + renderValued + runValued),
-                              flags: Set(["json", "fail-on-change", "merge"] + renderFlags))
+            a = try Arguments(argv, Self.spec)
             if let t = a.value("threshold") {
                 guard let v = Double(t), (0...1).contains(v) else { throw Arguments.UsageError(description: "--threshold takes a number from 0 to 1") }
                 threshold = v
@@ -62,8 +62,8 @@ enum DiffCommand {
                 guard a.positionals.count <= 1 else { throw Arguments.UsageError(description: "with --base, give at most one PROJECT folder") }
             } else {
                 guard a.positionals.count == 2 else { throw Arguments.UsageError(description: "give two output folders: BASE NEW (or --base REF [PROJECT])") }
-                let passed = (renderValued + runValued + ["shard"]).filter { a.value($0) != nil } + (renderFlags + ["fail-on-change"]).filter(a.flags.contains)
-                if let first = passed.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
+                let given = (passed.map(\.name) + ["shard", "fail-on-change"]).filter { a.value($0) != nil || a.flags.contains($0) }
+                if let first = given.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
             }
             for folder in merging || !revision ? a.positionals : [] {
                 var isDirectory: ObjCBool = false
@@ -71,10 +71,7 @@ enum DiffCommand {
                     throw Arguments.UsageError(description: "\(folder): not a folder")
                 }
             }
-        } catch {
-            printError("pushpreview diff: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
         let out = URL(fileURLWithPath: a.value("out") ?? "Diff")
         if a.flags.contains("merge") { return merge(a, out: out, threshold: threshold) }
         if let ref = a.value("base") { return revision(ref, a, out: out, threshold: threshold, shard: shard) }
@@ -86,10 +83,12 @@ enum DiffCommand {
     static func revision(_ ref: String, _ a: Arguments, out: URL, threshold: Double, shard: (index: Int, count: Int)?) -> Int32 {
         guard let templates = repositoryTemplatesOrExplain() else { return 3 }
         let project = URL(fileURLWithPath: a.positionals.first ?? "Examples").standardizedFileURL
-        func passed(_ names: [String]) -> [String] { names.flatMap { n in (a.options[n] ?? []).map { "--\(n)=\($0)" } } }
+        func given(_ options: [CommandSpec.Option]) -> [String] {
+            options.flatMap { o in o.kind == .flag ? (a.flags.contains(o.name) ? ["--\(o.name)"] : []) : (a.options[o.name] ?? []).map { "--\(o.name)=\($0)" } }
+        }
         var comparison = RevisionComparison(project: project, executable: ShareFolder.executable, templates: templates,
-                                            renderArguments: passed(renderValued) + renderFlags.filter(a.flags.contains).map { "--\($0)" })
-        comparison.runArguments = passed(runValued)
+                                            renderArguments: given(passed.filter { !howOnly.contains($0.name) }))
+        comparison.runArguments = given(passed.filter { howOnly.contains($0.name) })
         comparison.shard = shard
         comparison.say = { printError("pushpreview diff: \($0)") }
         let sides: (base: RevisionComparison.Side, new: RevisionComparison.Side)

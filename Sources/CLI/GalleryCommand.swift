@@ -7,45 +7,33 @@ import Styling
 import Typography
 
 enum GalleryCommand {
-    static let help = """
-    usage: pushpreview gallery [PROJECT] [options]
-           pushpreview gallery --merge DIR... [--out DIR]
-
-    Renders every payload of PROJECT (default Examples) for every device, appearance and locale
-    asked for, on every core, and writes OUT/index.html (the gallery) and OUT/report.json.
-
-      --out DIR           output folder (default Output)
-      --device LIST       device profiles (default: the project's devices, else iphone-15)
-      --appearance LIST   light,dark (default both)
-      --locale LIST       locales (default: the project's locales, else none)
-      --format LIST       html,png (default both)
-      --text-size LIST    Dynamic Type sizes, as for render (default large)
-      --view LIST         optional views: lockscreen, notification-center (each notification, and each thread's
-                          stack, on the Lock Screen or in Notification Center)
-      --jobs N            parallel workers (default: the number of cores)
-      --shard I/N         render only the I-th of N deterministic slices (for a CI matrix)
-      --merge             join the shard output folders given as arguments into one gallery
-      --incremental       keep mock-ups whose inputs have not changed since the last report
-      --timings           show service-step timings (output then differs from run to run)
-      --stats             print wall time, mock-ups per second and peak memory (for make bench)
-      --timeout S         seconds one payload may take in its worker before it is stopped (default 120); the
-                          project's reading (its Xcode app, strings and template checks) has the same limit
-      --max-memory MB     memory a worker may use before its payload (or the project's reading) is stopped
-                          (default 1024)
-      --show-limits, --media-state S, --hidden-previews, --time-budget S, --font-dir DIR: as for render
-    exit status: 0 all rendered; 1 some inputs failed or the project has errors (listed in the gallery); 2 usage
-    """
+    static let spec = CommandSpec(
+        name: "gallery", synopsis: ["gallery [PROJECT] [options]", "gallery --merge DIR... [--out DIR]"],
+        summary: "render a whole project in parallel: Output/index.html and report.json (default PROJECT: Examples)",
+        about: """
+        Renders every payload of PROJECT (default Examples) for every device, appearance and locale
+        asked for, on every core, and writes OUT/index.html (the gallery) and OUT/report.json.
+        """,
+        positionals: [.init(name: "PROJECT", completes: .folder)],
+        options: RenderOptions.sharedOptions(appearances: "both", views: "lockscreen, notification-center (each notification, and each thread's stack, on the Lock Screen or in Notification Center)") + [
+            .value("jobs", "N", "parallel workers, 1 to 256 (default: the number of cores)"),
+            .value("shard", "I/N", "render only the I-th of N deterministic slices of the payloads (for a CI matrix)"),
+            .flag("merge", "join the shard output folders given as arguments into one gallery and report.json (the same bytes one run gives)"),
+            .flag("incremental", "keep the mock-ups of payloads whose inputs (the payload, every project file, the repository's templates, the options and the tool version) hash the same as in the last report.json; remote media is not re-fetched to check"),
+            .flag("timings", "show service-step timings (output then differs from run to run)"),
+            .flag("stats", "print wall time, mock-ups per second and peak memory (the supervisor's and its workers', added up; for make bench)"),
+        ],
+        exits: [.init(0, "all rendered"), .init(1, "some inputs failed or the project has errors (listed in the gallery)"),
+                .init(2, "usage (an unknown option or device, a bad value)")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         var options: RenderOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: (Int, Int)?
         var plan: WorkerPlan
         do {
-            a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["jobs", "shard"]),
-                              flags: RenderOptions.sharedFlags.union(["merge", "incremental", "timings", "stats"]))
+            a = try Arguments(argv, Self.spec)
             if a.flags.contains("merge") {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard output folders") }
             } else if a.positionals.count > 1 { throw Arguments.UsageError(description: "give one PROJECT folder") }
@@ -61,10 +49,7 @@ enum GalleryCommand {
                 guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw Arguments.UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
                 shard = (parts[0], parts[1])
             }
-        } catch {
-            printError("pushpreview gallery: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
 
         if a.flags.contains("merge") {
             do {

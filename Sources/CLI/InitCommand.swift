@@ -3,42 +3,42 @@ import PushPreview
 import XcodeImport
 
 enum InitCommand {
-    static let help = """
-    usage: pushpreview init PATH [--out DIR] [--force] [--timeout S] [--max-memory MB]
+    static let spec = CommandSpec(
+        name: "init", synopsis: ["init PATH [--out DIR] [options]"],
+        summary: "make a project folder for an Xcode app (repository, .xcodeproj, .xcworkspace, project.yml or Project.swift)",
+        about: """
+        Makes a project folder for an iOS app from its Xcode project. PATH is a repository folder, an
+        .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift; the project with
+        notification extensions is used. The folder's pushpreview.json points at the Xcode project
+        ("xcode", relative), so every run reads the app's Info.plists, strings, asset catalogs, icon and
+        fonts where they live. init writes only what the project cannot say at run time: categories.json
+        (the categories and actions found in the Swift and Objective-C code), a starter template per
+        content-extension category (from its storyboard, where it has one), a sample payload per category,
+        and pushpreview.schema.json, the JSON Schema pushpreview.json names ("$schema") for editors.
 
-    Makes a project folder for an iOS app from its Xcode project. PATH is a repository folder, an
-    .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift; the project with
-    notification extensions is used. The folder's
-    pushpreview.json points at the Xcode project ("xcode", relative), so every run reads the
-    app's Info.plists, strings, asset catalogs, icon and fonts where they live. init writes only
-    what the project cannot say at run time: categories.json (the categories and actions found
-    in the Swift and Objective-C code), a starter template per content-extension category (from
-    its storyboard, where it has one) and a sample payload per category.
-
-    It prints what it found and what it could not read, each with its file and line. Running it
-    again gives the same files; a file you changed (or that init did not write) is kept.
-
-      --out DIR         where the project folder goes (default: pushpreview/ beside PATH)
-      --force           overwrite files you changed
-      --timeout S       seconds reading the project may take before it is stopped (default 120)
-      --max-memory MB   memory reading the project may use before it is stopped (default 1024)
-    The project is read in a worker process (swiftc runs under it): if the reading crashes, hangs
-    or grows past the limits, that is one error saying what it was reading, and nothing is written.
-    exit status: 0 written; 1 the project could not be read or written; 2 usage
-    """
+        It prints what it found and what it could not read, each with its file and line. Running it
+        again gives the same files; a file you changed (or that init did not write) is kept.
+        """,
+        positionals: [.init(name: "PATH", completes: .file)],
+        options: [
+            .value("out", "DIR", "where the project folder goes (default: pushpreview/ beside PATH)", completes: .folder),
+            .flag("force", "overwrite files you changed"),
+        ] + WorkerPlan.options(timeout: "seconds reading the project may take before it is stopped (default 120)",
+                               memory: "memory reading the project may use before it is stopped (default 1024)"),
+        notes: """
+        The project is read in a worker process (swiftc runs under it): if the reading crashes, hangs
+        or grows past the limits, that is one error saying what it was reading, and nothing is written.
+        """,
+        exits: [.init(0, "written"), .init(1, "the project could not be read or written"), .init(2, "usage")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         let workers: WorkerPlan
         do {
-            a = try Arguments(argv, valued: ["out", "timeout", "max-memory"], flags: ["force"])
-            guard a.positionals.count == 1 else { throw Arguments.UsageError(description: "give one PATH (a repository folder, .xcodeproj or .xcworkspace)") }
+            a = try Arguments(argv, Self.spec)
+            guard a.positionals.count == 1 else { throw Arguments.UsageError(description: "give one PATH (a repository folder, .xcodeproj, .xcworkspace, project.yml or Project.swift)") }
             workers = try WorkerPlan(a)
-        } catch {
-            printError("pushpreview init: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
         let path = URL(fileURLWithPath: a.positionals[0])
         let plan: InitPlan
         switch workers.perform(.initPlan(path: path, folder: a.value("out").map { URL(fileURLWithPath: $0) }), InitPlan.self, activity: "reading \(path.path)") {

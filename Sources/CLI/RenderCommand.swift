@@ -4,57 +4,42 @@ import Foundation
 import PushPreview
 import Styling
 import Typography
+import XcodeImport
 
 enum RenderCommand {
-    static let help = """
-    usage: pushpreview render PAYLOAD... [options]
-
-    Renders each payload (.apns or .json) to Output/PAYLOAD/DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW.png and .html,
-    where VIEW is expanded (the long-look), banner (collapsed), for a category with a text-input action,
-    reply, and with --view, lockscreen and notification-center.
-
-      --project DIR       project folder (default: the payload's project, else Examples)
-      --out DIR           output folder (default Output)
-      --device LIST       device profiles, e.g. iphone-15,ipad-pro-11 (default: the project's, else iphone-15)
-      --appearance LIST   light,dark (default light)
-      --locale LIST       e.g. en,nl (adds the locale to file names; default: the project's)
-      --format LIST       html,png (default both)
-      --text-size LIST    Dynamic Type sizes: xSmall, small, medium, large (default), xLarge, xxLarge, xxxLarge,
-                          accessibility1 … accessibility5 (a size other than large is in the file names)
-      --view LIST         optional views: lockscreen, notification-center (the notification on the Lock
-                          Screen, or in Notification Center's list under the clock)
-      --template FILE     a custom-view template (HTML + Mustache) instead of the category's
-      --show-limits       draw the custom view whole, with its height cap and the clipped part marked
-      --media-state S     paused (default) or playing: how the media play/pause button is drawn
-      --hidden-previews   the banner as with previews hidden (written as -banner-hidden)
-      --time-budget S     service-stage budget in seconds (default: the project's, else 30)
-      --font-dir DIR      more fonts to load (Inter and Noto Color Emoji are always loaded)
-      --layout-json       also write the laid-out boxes as DEVICE-…-expanded.layout.json
-      --json              one JSON object per mock-up on stdout
-      --timeout S         seconds one payload may take before it is stopped (default 120); reading a
-                          project (its Xcode app, strings and template checks) has the same limit
-      --max-memory MB     memory the renderer may use before a payload is stopped (default 1024)
-    Payloads are drawn, and projects read, in worker processes: one that crashes or hangs fails alone.
-    """
+    static let spec = CommandSpec(
+        name: "render", synopsis: ["render PAYLOAD... [options]"], summary: "render each payload file (.apns or .json)",
+        about: """
+        Renders each payload (.apns or .json) to Output/PAYLOAD/DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW.png and .html,
+        where VIEW is expanded (the long-look), banner (collapsed), for a category with a text-input action,
+        reply, and with --view, lockscreen and notification-center.
+        """,
+        positionals: [.init(name: "PAYLOAD", completes: .file)],
+        options: [
+            .value("project", "DIR", "project folder (default: the folder above the payload's payloads/, else the payload's own folder)", completes: .folder),
+            .value("template", "FILE", "a custom-view template (HTML + Mustache) instead of the category's", completes: .file),
+        ] + RenderOptions.sharedOptions(appearances: "light", views: "lockscreen (the notification on the Lock Screen: wallpaper, date, clock, the flashlight and camera buttons where the iPhone has them), notification-center (the same screen with the notification in Notification Center's list under the clock)") + [
+            .flag("layout-json", "also write every laid-out box (id, tag, classes, x, y, width, height in pt) as DEVICE-…-expanded.layout.json"),
+            .flag("json", "one JSON object per mock-up on stdout: output paths, service trace, warnings, errors, and those again as findings (severity, file, line, column, message)"),
+            .value("jobs", "N", "for gallery; render draws its payloads one after another (and says so)"),
+        ],
+        notes: "Payloads are drawn, and projects read, in worker processes: one that crashes or hangs fails alone.",
+        exits: [.init(0, "all rendered"), .init(1, "some inputs failed or their project has errors (the others are still rendered, each failure reported with its file and position)"),
+                .init(2, "usage (an unknown option or device, a bad value)")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         var options: RenderOptions
         let plan: WorkerPlan
         do {
-            a = try Arguments(argv, valued: RenderOptions.sharedValued.union(["project", "template", "jobs"]),
-                              flags: RenderOptions.sharedFlags.union(["json", "layout-json"]))
+            a = try Arguments(argv, Self.spec)
             guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "give at least one PAYLOAD file") }
             options = try RenderOptions(a, defaultAppearances: [.light])
             options.layoutJSON = a.flags.contains("layout-json")
             options.template = a.value("template").map { URL(fileURLWithPath: $0) }
             plan = try WorkerPlan(a)
             if a.value("jobs") != nil { printError("pushpreview render: note: --jobs is for gallery; render draws its payloads one after another") }
-        } catch {
-            printError("pushpreview render: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
 
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         let slot: RenderSlot
@@ -105,7 +90,7 @@ enum RenderCommand {
             if projectOptions.devices.isEmpty { projectOptions.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
             if projectOptions.locales.isEmpty { projectOptions.locales = project.locales }
             for result in slot.render(file, project: project, options: projectOptions, name: path) {
-                if a.flags.contains("json") { printJSON(result) }
+                if a.flags.contains("json") { printJSON(RenderLine(result: result)) }
                 else {
                     for output in result.outputs { print(output) }
                     for warning in result.warnings { printError("warning: \(warning)") }
@@ -115,5 +100,20 @@ enum RenderCommand {
             }
         }
         return failed ? 1 : 0
+    }
+}
+
+/// A line of `render --json`: the mock-up's result, and its errors and warnings again as findings
+/// with their place in fields (the renderer writes them in the compiler's form, FILE:LINE:COLUMN:
+/// message, taken apart here as for the Xcode reader's; they carry no code).
+struct RenderLine: Encodable {
+    var result: MockupResult
+    enum Key: CodingKey { case findings }
+
+    func encode(to encoder: Encoder) throws {
+        try result.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(result.errors.map { Diagnostic(located: $0, severity: .error, code: "") }
+                             + result.warnings.map { Diagnostic(located: $0, severity: .warning, code: "") }, forKey: .findings)
     }
 }

@@ -5,9 +5,26 @@ import ContentStage
 
 /// The options `render` and `gallery` share, read the same way for both.
 extension RenderOptions {
-    static let sharedValued: Set<String> = ["out", "device", "appearance", "locale", "format", "font-dir", "time-budget", "media-state",
-                                            "timeout", "max-memory", "text-size", "view"]
-    static let sharedFlags: Set<String> = ["show-limits", "hidden-previews"]
+    /// The options `render` and `gallery` share; `appearances` and `views` say what differs.
+    static func sharedOptions(appearances: String, views: String) -> [CommandSpec.Option] {
+        [
+            .value("out", "DIR", "output folder (default Output)", completes: .folder),
+            .list("device", "LIST", "device profiles, e.g. iphone-15,ipad-pro-11 (pushpreview devices; default: the project's devices, else iphone-15)", completes: .devices),
+            .list("appearance", "LIST", "light,dark (default \(appearances))", completes: .words(Appearance.allCases.map(\.rawValue))),
+            .list("locale", "LIST", "locales to localize for, e.g. en,nl; a locale is in the file names (default: the project's locales, else none)"),
+            .list("format", "LIST", "html,png (default both)", completes: .words(["html", "png"])),
+            .list("text-size", "LIST", "Dynamic Type sizes with SwiftUI's names: xSmall, small, medium, large (the default), xLarge, xxLarge, xxxLarge, accessibility1 … accessibility5; a size other than large is in the file names",
+                  completes: .words(TextSize.allCases.map(\.rawValue))),
+            .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
+            .flag("show-limits", "review mode: the custom view drawn whole, its height cap and the clipped part marked (-expanded-limits)"),
+            .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
+            .flag("hidden-previews", "the banner as with previews hidden (-banner-hidden)"),
+            .value("time-budget", "S", "service-stage budget in seconds, 0 < S ≤ 600 (default: the project's timeBudget, else 30)"),
+            .list("font-dir", "DIR", "more fonts to load (Inter and Noto Color Emoji are always loaded)", completes: .folder),
+        ] + WorkerPlan.options(
+            timeout: "seconds one payload may take in its worker, every device and locale included, before it is stopped (default 120); the project's reading (its Xcode app, strings and template checks) has the same limit",
+            memory: "memory a worker may use before its payload (or the project's reading) is stopped (default 1024)")
+    }
 
     init(_ a: Arguments, defaultAppearances: [Appearance]) throws {
         self.init()
@@ -54,6 +71,11 @@ extension RenderOptions {
 }
 
 extension WorkerPlan {
+    /// `--timeout S` and `--max-memory MB`, which every command with workers takes.
+    static func options(timeout: String, memory: String) -> [CommandSpec.Option] {
+        [.value("timeout", "S", timeout), .value("max-memory", "MB", memory)]
+    }
+
     /// Workers running this very executable, with `--timeout S` and `--max-memory MB`.
     init(_ a: Arguments) throws {
         self.init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())

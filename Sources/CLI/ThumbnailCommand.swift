@@ -3,21 +3,21 @@ import Imaging
 import PushPreview
 
 enum ThumbnailCommand {
-    static let help = """
-    usage: pushpreview thumbnail IMAGE --size WxH --out FILE.png [options]
-
-      --size WxH          target size in pixels (required)
-      --fit fill|fit      fill: cover and crop the centre (default); fit: fit inside, keep aspect
-      --clip x,y,w,h      normalized clipping rect (0…1) applied first, as
-                          UNNotificationAttachmentOptionsThumbnailClippingRectKey
-      --frame N           frame of an animated GIF (default 0)
-      --out FILE.png      where to write (required)
-    """
+    static let spec = CommandSpec(
+        name: "thumbnail", synopsis: ["thumbnail IMAGE --size WxH --out FILE.png [options]"], summary: "decode + thumbnail one image to PNG",
+        positionals: [.init(name: "IMAGE", completes: .file)],
+        options: [
+            .value("size", "WxH", "target size in pixels (required)"),
+            .value("fit", "fill|fit", "fill: cover and crop the centre (default); fit: fit inside, keep aspect", completes: .words(["fill", "fit"])),
+            .value("clip", "x,y,w,h", "normalized clipping rect (0…1) applied first, as UNNotificationAttachmentOptionsThumbnailClippingRectKey"),
+            .value("frame", "N", "frame of an animated GIF (default 0)"),
+            .value("out", "FILE.png", "where to write (required)", completes: .file),
+        ],
+        exits: [.init(0, "written"), .init(1, "the image could not be read, decoded or written"), .init(2, "usage")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         do {
-            let a = try Arguments(argv, valued: ["size", "fit", "clip", "frame", "out"], flags: [])
+            let a = try Arguments(argv, Self.spec)
             guard a.positionals.count == 1, let input = a.positionals.first else { throw Arguments.UsageError(description: "give exactly one IMAGE") }
             guard let sizeText = a.value("size"), let size = parseSize(sizeText) else { throw Arguments.UsageError(description: "--size WxH is required, e.g. --size 120x120") }
             guard let out = a.value("out") else { throw Arguments.UsageError(description: "--out FILE.png is required") }
@@ -43,10 +43,7 @@ enum ThumbnailCommand {
                 printError("\(input): \(error)")
                 return 1
             }
-        } catch {
-            printError("pushpreview thumbnail: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
     }
 
     static func parseSize(_ s: String) -> (Int, Int)? {

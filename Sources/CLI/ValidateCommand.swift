@@ -3,34 +3,30 @@ import Diagnostics
 import PushPreview
 
 enum ValidateCommand {
-    static let help = """
-    usage: pushpreview validate PATH... [--project DIR] [--json] [--timeout S] [--max-memory MB]
-
-    Checks without rendering or writing anything. PATH is a project folder (its pushpreview.json,
-    Info.plist files, categories.json, payloads and templates, against each other), a payload
-    file (it and its project's configuration) or a template file (with placeholder data).
-    Errors and warnings name the file and the line, key path or JSON path.
-
-      --project DIR   the project a payload or template belongs to (default: found from the path)
-      --json          one JSON object per finding: {"severity", "code", "file", "line", "column",
-                      "keyPath", "message", "category", "locale"} (absent when unknown)
-      --timeout S     seconds the checks of one PATH may take in their worker before they are stopped (default 120)
-      --max-memory MB memory that worker may use before it is stopped (default 1024)
-    exit status: 0 no errors (warnings allowed); 1 errors found; 2 usage
-    """
+    static let spec = CommandSpec(
+        name: "validate", synopsis: ["validate PATH... [options]"], summary: "check a project, payloads or templates; writes nothing",
+        about: """
+        Checks without rendering or writing anything. PATH is a project folder (its pushpreview.json,
+        Info.plist files, categories.json, payloads and templates, against each other), a payload
+        file (it and its project's configuration) or a template file (with placeholder data).
+        Errors and warnings name the file and the line, key path or JSON path.
+        """,
+        positionals: [.init(name: "PATH", completes: .file)],
+        options: [
+            .value("project", "DIR", "the project a payload or template belongs to (default: found from the path)", completes: .folder),
+            .flag("json", "one JSON object per finding: severity, code, file, line, column, keyPath, message, category, locale (each absent when unknown)"),
+        ] + WorkerPlan.options(timeout: "seconds the checks of one PATH may take in their worker before they are stopped (default 120)",
+                               memory: "memory that worker may use before it is stopped (default 1024)"),
+        exits: [.init(0, "no errors (warnings allowed)"), .init(1, "errors found"), .init(2, "usage")])
 
     static func run(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") { print(help); return 0 }
         let a: Arguments
         let plan: WorkerPlan
         do {
-            a = try Arguments(argv, valued: ["project", "timeout", "max-memory"], flags: ["json"])
+            a = try Arguments(argv, Self.spec)
             plan = try WorkerPlan(a)
             guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "give at least one PATH (a project folder, payload or template)") }
-        } catch {
-            printError("pushpreview validate: \(error)\n\n\(help)")
-            return 2
-        }
+        } catch { return usageError(Self.spec, error) }
         guard let templates = repositoryTemplatesOrExplain() else { return 1 }
         var errors = 0, warnings = 0
         for path in a.positionals {

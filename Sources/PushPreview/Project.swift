@@ -38,6 +38,8 @@ public struct Project: Sendable {
     public var localizesDisplayName = false
 
     public static let settingsFile = "pushpreview.json"
+    /// The keys of pushpreview.json read here and by `ServiceSettings` (any other is warned of).
+    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "appIcon", "fonts", "xcode", "devices", "locales", "categories"])
 
     public init(folder: URL) throws(ProjectError) {
         try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
@@ -73,6 +75,8 @@ public struct Project: Sendable {
         let roots = [self.folder] + (json["xcode"]?.string.map { [Repository(around: URL(fileURLWithPath: $0, relativeTo: self.folder).standardizedFileURL).root] } ?? [])
         for (key, value) in members {
             switch key {
+            case "$schema":  // for editors (init writes pushpreview.schema.json and names it)
+                guard value.string != nil else { throw fail(key, "expected string, got \(value.typeName)") }
             case "appName":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 appName = s
@@ -102,7 +106,7 @@ public struct Project: Sendable {
             default: warn(key, "unknown setting, ignored")
             }
         }
-        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw ProjectError(Diagnostic(located: error.message, severity: .error, code: "settings")) }
+        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw fail(error.keyPath, error.reason) }
         if service.mayChange("thread-id") {
             warn("set", "set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
         }

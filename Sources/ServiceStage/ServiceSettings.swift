@@ -66,7 +66,7 @@ public struct ServiceSettings: Sendable {
             keys = scheme == .webpush ? "app-group/webpush.json" : "app-group/keys.json"
         }
 
-        static let settingKeys = ["scheme", "payloadKey", "keys", "alertKeys", "keyIdKey", "contentEncoding", "encoding", "saltKey", "senderKeyKey"]
+        public static let settingKeys = ["scheme", "payloadKey", "keys", "alertKeys", "keyIdKey", "contentEncoding", "encoding", "saltKey", "senderKeyKey"]
 
         /// What must be chosen for `key` to be read, when these settings do not choose it.
         func unmetCondition(for key: String) -> String? {
@@ -81,6 +81,7 @@ public struct ServiceSettings: Sendable {
     }
 
     public struct EnrichRule: Sendable {
+        public static let settingKeys = ["key", "data", "set"]
         /// The payload key whose value is looked up.
         public var key: String
         /// A JSON object, relative to the project: value → record.
@@ -124,7 +125,7 @@ public struct ServiceSettings: Sendable {
 
     /// Reads the keys above from the settings object; errors name the file and key.
     public init(settings: JSONValue, file: String) throws(SettingsError) {
-        func fail(_ path: String, _ message: String) -> SettingsError { SettingsError(message: "\(file): \(path): \(message)") }
+        func fail(_ path: String, _ message: String) -> SettingsError { SettingsError(file: file, keyPath: path, reason: message) }
         func strings(_ v: JSONValue, _ path: String) throws(SettingsError) -> [String] {
             guard case .array(let items) = v, items.allSatisfy({ $0.string != nil }) else { throw fail(path, "expected an array of strings, got \(v.compact)") }
             return items.compactMap(\.string)
@@ -156,6 +157,9 @@ public struct ServiceSettings: Sendable {
                 let path = "enrich[\(i)]"
                 guard let key = rule["key"]?.string, let data = rule["data"]?.string, case .object(let set)? = rule["set"] else {
                     throw fail(path, "a rule needs \"key\" (string), \"data\" (string) and \"set\" (object)")
+                }
+                if let unknown = rule.objectMembers.first(where: { !EnrichRule.settingKeys.contains($0.key) }) {
+                    throw fail("\(path).\(unknown.key)", "unknown key; expected \(EnrichRule.settingKeys.joined(separator: ", "))")
                 }
                 var fields: [(String, String)] = []
                 for (field, template) in set {
@@ -227,6 +231,10 @@ extension ServiceSettings {
 }
 
 public struct SettingsError: Error, CustomStringConvertible {
-    public var message: String
+    public var file: String
+    /// Where in the settings ("decrypt.keys", "enrich[0].set.title").
+    public var keyPath: String
+    public var reason: String
+    public var message: String { "\(file): \(keyPath): \(reason)" }
     public var description: String { message }
 }

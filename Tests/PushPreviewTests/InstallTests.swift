@@ -13,6 +13,12 @@ struct InstallTests {
         let share = destdir.appendingPathComponent("usr/share/pushpreview")
         #expect(FileManager.default.fileExists(atPath: share.appendingPathComponent("Templates/system/expanded.html").path))
 
+        // The completions, made by the installed executable: its commands and device profiles.
+        for file in ["bash-completion/completions/pushpreview", "zsh/site-functions/_pushpreview", "fish/vendor_completions.d/pushpreview.fish"] {
+            let script = (try? String(contentsOf: destdir.appendingPathComponent("usr/share/\(file)"), encoding: .utf8)) ?? ""
+            #expect(script.contains("gallery") && script.contains("iphone-15-pro-max"), "\(file)")
+        }
+
         var environment = ProcessInfo.processInfo.environment
         environment["PUSHPREVIEW_HOME"] = nil
         let version = try runProcess(installed, ["--version"], environment: environment)

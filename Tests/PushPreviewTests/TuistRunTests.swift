@@ -14,7 +14,7 @@ struct TuistRunTests {
     @Test func initValidateGallery() throws {
         let root = try Self.copy()
         let first = try runProcess(pushpreviewBinary, ["init", root.path])
-        #expect(first.status == 0 && first.stdout.contains("6 written, 0 unchanged, 0 kept"), "\(first.stdout)\(first.stderr)")
+        #expect(first.status == 0 && first.stdout.contains("7 written, 0 unchanged, 0 kept"), "\(first.stdout)\(first.stderr)")
         #expect(first.stderr.split(separator: "\n").count == 1 && first.stderr.contains("its view is made in code"), "only the view made in code: \(first.stderr)")
         for line in ["project: Project.swift", "target DriftwoodContent: app-extension (com.apple.usernotifications.content-extension)",
                      "target DriftwoodService: app-extension (com.apple.usernotifications.service)", "app name: Driftwood Tides",

@@ -21,6 +21,8 @@ public struct CategoryViewSettings: Sendable, Equatable {
     public var actionsFrom: String?
     public var actionFields: [String: String] = [:]
     public init() {}
+    /// The keys read from `categories.ID` (any other is warned of).
+    public static let settingKeys = ["mediaPlayPauseButtonType", "mediaPlayPauseButtonFrame", "mediaPlayPauseButtonTintColor", "title", "actionsFrom", "actionFields"]
 }
 
 /// A project's content extensions (`Info.plist`, `Extensions/*/Info.plist`), its categories

@@ -28,7 +28,8 @@ public enum ContainedTask: Codable {
         case .initPlan(let path, let folder):
             do {
                 let plan = try ProjectInit(path: path, folder: folder)
-                return out.send(WorkerMessage(reply: InitPlan(folder: plan.folder, files: plan.output.map { .init(path: $0.path, bytes: Data($0.bytes)) },
+                let files = (plan.output + [(ProjectInit.schemaFile, Array(SettingsSchema.text.utf8))]).sorted { $0.path < $1.path }
+                return out.send(WorkerMessage(reply: InitPlan(folder: plan.folder, files: files.map { .init(path: $0.path, bytes: Data($0.bytes)) },
                                                               found: plan.found, problems: plan.problems)))
             } catch { return out.send(WorkerMessage(reply: InitPlan(error: error.description))) }
         case .validate(let path, let project, let templates):

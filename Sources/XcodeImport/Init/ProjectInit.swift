@@ -20,6 +20,9 @@ public struct ProjectInit {
     public var found: [String] = []
     /// What could not be read or resolved, each with its file (and line, where there is one).
     public var problems: [String] = []
+    /// The JSON Schema the pushpreview.json it writes names (`"$schema"`), written beside it by
+    /// `pushpreview init`: relative, so the project folder carries it and editors resolve it offline.
+    public static let schemaFile = "pushpreview.schema.json"
 
     /// `folder`: where the project folder goes (default: `pushpreview/` beside `path`).
     public init(path: URL, folder: URL? = nil) throws(XcodeProject.ReadError) {
@@ -97,7 +100,7 @@ public struct ProjectInit {
         mediaKeys.sort()
         if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
 
-        var settings: [(key: String, value: JSONValue)] = [("xcode", .string(relative(project.bundle, from: self.folder)))]
+        var settings: [(key: String, value: JSONValue)] = [("$schema", .string(Self.schemaFile)), ("xcode", .string(relative(project.bundle, from: self.folder)))]
         if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
         if !mediaKeys.isEmpty { settings.append(("mediaKeys", .array(mediaKeys.map(JSONValue.string)))) }
         files.append(("pushpreview.json", JSONValue.object(settings).pretty))
