@@ -124,12 +124,13 @@ enum DiffCommand {
             // A base with no project at the commit is an empty folder in every shard.
             if shards.allSatisfy({ !FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }) {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                sides.append(RevisionComparison.Side(folder: folder, report: nil, problems: ["no shard has a \(side) gallery"]))
+                sides.append(RevisionComparison.Side(folder: folder, report: nil, problems: ["no shard has a \(side) gallery"], label: side))
                 continue
             }
             do {
                 let report = try GalleryMerge.merge(shards, into: folder)
-                sides.append(RevisionComparison.Side(folder: folder, report: report, problems: RevisionComparison.problems(of: report)))
+                sides.append(RevisionComparison.Side(folder: folder, report: report, problems: RevisionComparison.problems(of: report),
+                                                     label: "\(side), joined from \(shards.count) shards"))
             } catch {
                 printError("pushpreview diff --merge: \(error)")
                 return 2
@@ -142,15 +143,17 @@ enum DiffCommand {
     static func finish(base: RevisionComparison.Side, new: RevisionComparison.Side, _ a: Arguments, out: URL, threshold: Double) -> Int32 {
         let notes = base.problems.map { "base: \($0)" } + new.problems.map { "working tree: \($0)" }
         for note in notes { printError("warning: \(note)") }
-        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, notes: notes) else { return 3 }
+        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, notes: notes, labels: (base.label, new.label)) else { return 3 }
         if !new.problems.isEmpty { return 3 }
         return summary.anyChange && a.flags.contains("fail-on-change") ? 1 : 0
     }
 
     /// Writes the diff of two output folders (and the comment); nil when it could not.
-    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, notes: [String] = []) -> OutputDiff.Summary? {
+    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, notes: [String] = [],
+                        labels: (base: String, new: String)? = nil) -> OutputDiff.Summary? {
         var diff = OutputDiff(base: base, new: new)
         diff.threshold = threshold
+        diff.labels = labels
         do {
             let (entries, summary) = try diff.run(output: out)
             if let markdown = a.value("markdown") {

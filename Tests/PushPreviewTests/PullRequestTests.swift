@@ -37,6 +37,8 @@ struct PullRequestTests {
         #expect(first.status == 0, "a change is not a failure unless asked: \(first.stderr)")
         #expect(Set(first.stdout.split(separator: "\n").map(String.init)) == Self.expected, "\(first.stdout)")
         #expect(first.stderr.contains("rendering in a temporary worktree"))
+        let page = try String(contentsOf: root.appendingPathComponent("Diff/index.html"), encoding: .utf8)
+        #expect(page.contains("HEAD~1 (") && page.contains("the working tree") && !page.contains(".pushpreview"), "the page names the sides, not cache folders")
         // The cache is never committed: git sees nothing new.
         let status = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "status", "--porcelain"])
         #expect(!status.stdout.contains(".pushpreview"), "\(status.stdout)")

@@ -31,6 +31,8 @@ public struct OutputDiff {
     public var new: URL
     /// 0...1: how far apart two colours must be to count (0.1 by default, as pixelmatch).
     public var threshold = 0.1
+    /// What the page calls the two sides ("main (3f2a…)", "working tree"); their folders if nil.
+    public var labels: (base: String, new: String)?
 
     public init(base: URL, new: URL) { self.base = base; self.new = new }
 
@@ -154,7 +156,7 @@ public struct OutputDiff {
     /// The diff page: the summary, then each change with its images. No script, nothing remote.
     func page(_ entries: [Entry], _ s: Summary) -> String {
         var body = "<h1>PushPreview diff</h1><p>\(s.changed) changed · \(s.added) added · \(s.removed) removed · \(s.unchanged) unchanged</p>"
-        body += "<p class=\"meta\">\(escapeHTML(base.path)) → \(escapeHTML(new.path))</p>"
+        body += "<p class=\"meta\">\(escapeHTML(labels?.base ?? base.path)) → \(escapeHTML(labels?.new ?? new.path))</p>"
         for e in entries where e.kind != .unchanged {
             body += "<section><h2>\(escapeHTML(e.mockup)) <span class=\"\(e.kind.rawValue)\">\(e.kind.rawValue)\(e.kind == .changed ? String(format: ", %.2f%% of pixels", e.differing * 100) : "")</span></h2>"
             if let note = e.note { body += "<p class=\"removed\">\(escapeHTML(note))</p>" }
@@ -174,7 +176,7 @@ public struct OutputDiff {
         <style>
         :root { color-scheme: light dark; } body { margin: 20px; font: 14px/1.4 Inter, system-ui, sans-serif; }
         h2 { font-size: 15px; margin: 24px 0 8px; } .meta { color: #8e8e93; }
-        .row { display: flex; gap: 12px; align-items: flex-start; } figure { margin: 0; flex: 1; min-width: 0; }
+        .row { display: flex; gap: 12px; align-items: flex-start; } figure { margin: 0; flex: 0 1 calc((100% - 24px) / 3); min-width: 0; }
         img { width: 100%; height: auto; border: 1px solid #d1d1d6; border-radius: 6px; } figcaption { color: #8e8e93; font-size: 12px; }
         .changed { color: #c93400; } .added { color: #248a3d; } .removed { color: #d70015; }
         </style></head>

@@ -34,10 +34,13 @@ public struct RevisionComparison {
         public var report: GalleryReport?
         /// Why the side is not whole: payloads that failed, project errors, no project at the commit.
         public var problems: [String]
-        public init(folder: URL, report: GalleryReport?, problems: [String] = []) {
+        /// What the diff page calls it: "origin/main (3f2a9c…)", "the working tree".
+        public var label: String
+        public init(folder: URL, report: GalleryReport?, problems: [String] = [], label: String) {
             self.folder = folder
             self.report = report
             self.problems = problems
+            self.label = label
         }
     }
 
@@ -58,35 +61,35 @@ public struct RevisionComparison {
         if !FileManager.default.fileExists(atPath: own.appendingPathComponent(".gitignore").path) {
             try OutputFile.write(Array("# made by pushpreview diff --base: rendered galleries, kept only as a cache\n*\n".utf8), to: own.appendingPathComponent(".gitignore"))
         }
-        let short = String(commit.prefix(12))
+        let short = String(commit.prefix(12)), label = "\(ref) (\(short))"
         let cache = project.appendingPathComponent(".pushpreview/base/\(short)-\(key(commit: commit))")
         var base: Side
         if let report = try? GalleryReport.read(cache.appendingPathComponent("report.json")) {
             say("base \(short): taken from \(cache.path)")
-            base = Side(folder: cache, report: report)
+            base = Side(folder: cache, report: report, label: label)
         } else if !repository.exists(path, at: commit) {
             say("base \(short): \(path.isEmpty ? "the project" : path) is not in that commit; every mock-up counts as added")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            base = Side(folder: cache, report: nil, problems: ["\(path) is not in \(short)"])
+            base = Side(folder: cache, report: nil, problems: ["\(path) is not in \(short)"], label: label)
         } else {
             say("base \(short): rendering in a temporary worktree")
             // The report is written last: a run that stopped part-way leaves none, and is
             // rendered again next time.
             try? FileManager.default.removeItem(at: cache)
             base = try repository.withWorktree(at: commit) { tree in
-                try gallery(tree.appendingPathComponent(path), into: cache, side: "base \(short)")
+                try gallery(tree.appendingPathComponent(path), into: cache, side: "base \(short)", label: label)
             }
         }
         say("new: rendering the working tree")
         // Emptied first: a gallery leaves what it did not write, and an earlier run's mock-ups
         // would count as added.
         try? FileManager.default.removeItem(at: newFolder)
-        let new = try gallery(project, into: newFolder, side: "new")
+        let new = try gallery(project, into: newFolder, side: "new", label: "the working tree")
         return (base, new)
     }
 
     /// A gallery run of this executable on `folder`, writing into `output`.
-    func gallery(_ folder: URL, into output: URL, side: String) throws -> Side {
+    func gallery(_ folder: URL, into output: URL, side: String, label: String) throws -> Side {
         var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments
         if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         let process = Process()
@@ -103,7 +106,7 @@ public struct RevisionComparison {
         guard let report = try? GalleryReport.read(output.appendingPathComponent("report.json")) else {
             throw Failure(description: "\(side): the gallery run wrote no report (exit status \(status)); its message is above")
         }
-        return Side(folder: output, report: report, problems: Self.problems(of: report))
+        return Side(folder: output, report: report, problems: Self.problems(of: report), label: label)
     }
 
     /// What keeps a gallery from being whole: payloads that failed, the project's errors.
