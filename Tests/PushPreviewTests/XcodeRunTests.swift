@@ -43,6 +43,30 @@ struct XcodeRunTests {
         }
     }
 
+    /// strace works here (a container may forbid ptrace): the one evidence of which process
+    /// opened a file (inotify merges the opens of several processes into one event).
+    static let canTrace = (try? runProcess(URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-o", "/dev/null", "/bin/true"]).status) == 0
+
+    /// The Xcode app is read once per run, by the project's reading: the render workers are sent
+    /// what it found instead of each reading the pbxproj again.
+    @Test(.enabled(if: canTrace, "strace cannot trace here (not installed, or ptrace forbidden)"))
+    func theAppIsReadOncePerRunWhateverTheJobs() throws {
+        let repo = try Repo()
+        for i in 0..<6 { try repo.write("payloads/more-\(i).apns", #"{"aps": {"alert": {"body": "Lamp \#(i)"}}}"#) }
+        func readers(jobs: Int) throws -> Set<Substring> {
+            let trace = repo.root.appendingPathComponent("trace-\(jobs)")
+            let run = try runProcess(URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=openat", "-o", trace.path, pushpreviewBinary.path,
+                                                                              "gallery", repo.project.path, "--out", repo.root.appendingPathComponent("out-\(jobs)").path,
+                                                                              "--device", "iphone-15", "--appearance", "light", "--jobs", "\(jobs)"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            return Set(lines.filter { $0.contains("Lighthouse.xcodeproj/project.pbxproj") && !$0.contains("ENOENT") }.compactMap { $0.split(separator: " ").first })
+        }
+        let one = try readers(jobs: 1), two = try readers(jobs: 2)
+        // The supervisor (hashing it for --incremental) and the project's reading; no render worker.
+        #expect(one.count == 2 && two.count == 2, "processes that opened the pbxproj: \(one.count) with --jobs 1, \(two.count) with --jobs 2")
+    }
+
     @Test func theAppIsReadWhereItLives() throws {
         let repo = try Repo()
         let project = try Project(folder: repo.project)

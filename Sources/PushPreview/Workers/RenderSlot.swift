@@ -37,7 +37,7 @@ public final class RenderSlot {
                 return failure("could not start a render worker (\(plan.executable.path)): \(error)")
             }
         }
-        let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options, thread: thread), name: name)
+        let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options, thread: thread, xcode: project.xcodeReading), name: name)
         if worker?.alive != true { worker = nil }
         return results
     }

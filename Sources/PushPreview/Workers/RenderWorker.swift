@@ -43,7 +43,12 @@ public enum RenderWorker {
         while case .line(let line) = input.readLine() {
             guard let job = input.decode(WorkerJob.self, line) else { return 2 }
             TestFault.inject(payload: job.payload)
-            if projects[job.project] == nil { projects[job.project] = Result { () throws(ProjectError) in try Project(folder: job.project) } }
+            if projects[job.project] == nil {
+                projects[job.project] = Result { () throws(ProjectError) in
+                    guard let reading = job.xcode else { return try Project(folder: job.project) }
+                    return try Project(folder: job.project) { _, _ in reading }
+                }
+            }
             let results: [MockupResult]
             switch projects[job.project]! {
             case .success(let project):

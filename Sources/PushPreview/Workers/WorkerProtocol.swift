@@ -18,6 +18,8 @@ struct WorkerJob: Codable {
     var project: URL
     var options: RenderOptions
     var thread: [URL]?
+    /// The Xcode app as the supervisor's reading found it, so a worker does not read it again.
+    var xcode: XcodeReading?
 }
 
 /// From the worker: what it is doing now (so a death can be explained), the process groups it
