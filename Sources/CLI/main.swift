@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import PushPreview
 
@@ -28,4 +29,4 @@ default:
     printError((args.first.map { "pushpreview: unknown command '\($0)'\n\n" } ?? "") + specs.usage)
     status = 2
 }
-exit(status)
+ChildProcesses.exit(status)

@@ -49,6 +49,17 @@ public enum ChildProcesses {
         after??()
     }
 
+    /// The signal being handled, once one came (set by the handler).
+    nonisolated(unsafe) private static var signalled: Int32 = 0
+
+    /// Ends the process with `status`, unless a signal came: then the clean-up thread is let
+    /// finish and end it by the signal (a caller whose child was just killed by that clean-up
+    /// must not win the race with a plain exit status).
+    public static func exit(_ status: Int32) -> Never {
+        if signalled != 0 { while true { pause() } }
+        Foundation.exit(status)
+    }
+
     /// What the clean-up thread does on a signal, before ending the process with it.
     private static func cleanUp() {
         let (g, f) = lock.withLock { (groups, folders) }
@@ -85,6 +96,7 @@ public enum ChildProcesses {
         for s in [SIGINT, SIGTERM, SIGHUP] {
             Foundation.signal(s) { number in
                 var n = number
+                ChildProcesses.signalled = number
                 _ = write(ChildProcesses.wake, &n, 4)
             }
         }
