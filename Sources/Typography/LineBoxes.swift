@@ -112,3 +112,22 @@ extension Array where Element == FontSystem.LineBox {
     var baselines: [Int: Double] { Dictionary(map { ($0.start, $0.baseline) }, uniquingKeysWith: { a, _ in a }) }
     var height: Double { last.map { $0.top + $0.height } ?? 0 }
 }
+
+extension FontSystem {
+    /// What `ch` and `ex` stand for in this style's first available face (CSS Values 4 §6.1.1),
+    /// as Blink takes them: the advance of "0", and OS/2's x-height or, when the face gives none,
+    /// the top of its "x".
+    public func fontRelativeUnits(_ style: TextStyle) -> (ch: Double, ex: Double) {
+        var plain = style
+        plain.letterSpacing = 0
+        plain.lineHeight = nil
+        plain.lineHeightIsFixed = false
+        let zero = measure(Paragraph(runs: [.init("0", style: plain)])).width
+        if let xHeight = faceMetrics(style).xHeight { return (zero, xHeight) }
+        let layout = makeLayout(Paragraph(runs: [.init("x", style: plain)]), fallbackRuns: false)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, nil)
+        return (zero, Double(pango_layout_get_baseline(layout) - ink.y) / Double(PANGO_SCALE))
+    }
+}
