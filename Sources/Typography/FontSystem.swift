@@ -53,7 +53,9 @@ public final class FontSystem {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
     /// Blink's metrics per font description and size (FaceMetrics), and Pango's own (for emoji, measured).
-    var metricsCache: [String: FaceMetrics.Scaled] = [:]
+    var metricsCache: [FaceKey: FaceMetrics.Scaled] = [:]
+    /// Line boxes per paragraph (measuring, placing objects and drawing each ask).
+    var lineBoxCache: [Paragraph: [LineBox]] = [:]
     var pangoMetricsCache: [String: (ascent: Double, descent: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
     /// Fonts that caches know by address (fontFallbacks, faceMetrics), each with a reference held
@@ -131,6 +133,7 @@ public final class FontSystem {
         contexts = [:]
         for (_, layout) in layouts { cpango_unref(UnsafeMutableRawPointer(layout)) }
         layouts = [:]
+        lineBoxCache = [:]
         metricsCache = [:]
         pangoMetricsCache = [:]
         families.insert(family.lowercased())

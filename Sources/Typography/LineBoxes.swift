@@ -13,9 +13,14 @@ extension FontSystem {
     /// CSS `line-height: normal` for this style's first available font.
     public func normalLineHeight(_ style: TextStyle) -> Double { faceMetrics(style).normalLineHeight }
 
+    /// What picks a face and its size.
+    struct FaceKey: Hashable {
+        var family: String, size: Double, weight: Int, italic: Bool
+    }
+
     /// Blink's metrics of the face Pango chooses first for this style, at its size.
     public func faceMetrics(_ style: TextStyle) -> FaceMetrics.Scaled {
-        let key = "\(style.family)|\(style.size)|\(style.weight)|\(style.italic)"
+        let key = FaceKey(family: style.family, size: style.size, weight: style.weight, italic: style.italic)
         if let known = metricsCache[key] { return known }
         let description = fontDescription(style)
         defer { pango_font_description_free(description) }
@@ -55,6 +60,13 @@ extension FontSystem {
     /// below; a line box runs from the highest top to the lowest bottom, the strut included.
     /// Fallback fonts count only under `line-height: normal`; inline objects by their margin boxes.
     func lineBoxes(_ layout: OpaquePointer, _ p: Paragraph) -> [LineBox] {
+        if let known = lineBoxCache[p] { return known }
+        let boxes = measureLineBoxes(layout, p)
+        lineBoxCache[p] = boxes
+        return boxes
+    }
+
+    private func measureLineBoxes(_ layout: OpaquePointer, _ p: Paragraph) -> [LineBox] {
         var styles: [(start: Int, end: Int, style: TextStyle)] = []
         var offset = 0
         for run in p.runs {

@@ -265,6 +265,7 @@ extension FontSystem {
         if layouts.count >= 512 {
             for old in layouts.values { cpango_unref(UnsafeMutableRawPointer(old)) }
             layouts.removeAll()
+            lineBoxCache.removeAll()
         }
         layouts[p] = layout
         g_object_ref(UnsafeMutableRawPointer(layout))
