@@ -52,10 +52,11 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
 public final class FontSystem {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
-    /// Blink's metrics per font description and size (FaceMetrics), and Pango's own (for emoji, measured).
+    /// Blink's metrics per font description and size (FaceMetrics).
     var metricsCache: [FaceKey: FaceMetrics.Scaled] = [:]
     /// Line boxes per paragraph (measuring, placing objects and drawing each ask).
     var lineBoxCache: [Paragraph: [LineBox]] = [:]
+    /// Pango's own ascent and descent per font description (for emoji, measured).
     var pangoMetricsCache: [String: (ascent: Double, descent: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
     /// Fonts that caches know by address (fontFallbacks, faceMetrics), each with a reference held
