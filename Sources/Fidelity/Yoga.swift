@@ -60,7 +60,7 @@ func yogaPrepare() throws -> Int32 {
                 }
                 var body = document.body
                 body.children = [.element(Element(tag: "div", attributes: container.attributes, children: [.element(root)]))]
-                let (styled, warnings) = StyleResolver(sheets: [sheet], appearance: .light).resolve(body, file: file)
+                let (styled, warnings) = StyleResolver(sheets: [sheet], appearance: .light).resolve(body, file: file, fonts: fonts)
                 if direction == "ltr" { found.warnings = warnings.map(\.message) }
                 let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: 800)
                 var boxes: [[Double]?] = Array(repeating: nil, count: nodes)

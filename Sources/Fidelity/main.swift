@@ -60,7 +60,7 @@ func prepare() throws {
                 if fonts.addFace(file: copy.path, family: face.family) { page.fontFiles[src] = src }
             }
         }
-        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name)
+        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name, fonts: fonts)
         for w in document.warnings + sheets.flatMap(\.warnings) + warnings { print("warning: \(w)") }
         let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: width)
         let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white

@@ -16,7 +16,7 @@ extension LayoutEngine {
 
     /// Atomic inlines (inline-block, images, svg) become U+FFFC characters that Pango lays out as
     /// shapes the size of their margin boxes (CSS 2.1 §10.8); `boxes` gets each one's laid-out
-    /// box by byte offset. Such a paragraph also gets a strut with Blink's metrics.
+    /// box by byte offset. The container's own style is the paragraph's strut.
     func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?, boxes: inout [Int: Placed]) -> Paragraph? {
         var runs: [Paragraph.Run] = []
         var objects: [Paragraph.InlineObject] = []
@@ -76,17 +76,10 @@ extension LayoutEngine {
             budget -= runs[i].text.count
         }
 
-        if !objects.isEmpty { // the strut: a zero-width object with the container's font metrics
-            let style = runStyle(container)
-            let strut = fonts.strut(style, lineHeight: style.lineHeight ?? fonts.normalLineHeight(style))
-            runs.insert(.init("\u{FFFC}", style: style), at: 0)
-            for i in objects.indices { objects[i].byteOffset += 3 }
-            objects.insert(.init(byteOffset: 0, width: 0, ascent: strut.above, descent: strut.below), at: 0)
-            boxes = Dictionary(uniqueKeysWithValues: boxes.map { ($0.key + 3, $0.value) })
-        }
         var p = Paragraph(runs: runs, width: width)
         p.objects = objects
         p.lineHeight = container.lineHeight
+        p.strut = runStyle(container)
         p.maxLines = container.lineClamp
         p.wraps = container.whiteSpace != .nowrap && container.whiteSpace != .pre
         // CSS Overflow 3 §5.1: an unwrapped line that overflows a clipping box ends in an ellipsis.

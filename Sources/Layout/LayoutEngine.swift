@@ -312,7 +312,7 @@ public final class LayoutEngine {
             let s = c.style
             let left = s.left.resolve(cbWidth), right = s.right.resolve(cbWidth)
             let top = s.top.resolve(cbHeight), bottom = s.bottom.resolve(cbHeight)
-            let margin = s.marginEdges(cbWidth)
+            var margin = s.marginEdges(cbWidth)
             // Insets on both sides give the size; never less than the padding and borders.
             let frame = s.frame(cbWidth)
             var forcedWidth: Double?
@@ -322,6 +322,17 @@ public final class LayoutEngine {
             var placed = layoutBox(c, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                                    shrinkToFit: true, formattingRoot: true)
             let w = placed.box.frame.width, h = placed.box.frame.height
+            // Both insets and the size given (CSS 2.1 §10.3.7, §10.6.4): auto margins take what is left,
+            // shared equally; horizontally never below 0 on the start side.
+            if let left, let right, s.width != .auto {
+                (margin.left, margin.right) = autoMargins(free: cbWidth - left - right - w - margin.horizontal, current: (margin.left, margin.right),
+                                                          auto: (s.margin[3] == .auto, s.margin[1] == .auto),
+                                                          startSide: el.style.rightToLeft ? .second : .first)
+            }
+            if let top, let bottom, s.height != .auto {
+                (margin.top, margin.bottom) = autoMargins(free: cbHeight - top - bottom - h - margin.vertical, current: (margin.top, margin.bottom),
+                                                          auto: (s.margin[0] == .auto, s.margin[2] == .auto), startSide: nil)
+            }
             let start = staticPosition(c, width: w, height: h, margin: margin, in: parent, box: at.box)
             // Over-constrained, `left` wins, or `right` where the containing block is rtl.
             if let left, !(el.style.rightToLeft && right != nil) { placed.box.frame.x = border.left + left + margin.left }
@@ -331,6 +342,21 @@ public final class LayoutEngine {
             else if let bottom { placed.box.frame.y = border.top + cbHeight - bottom - margin.bottom - h }
             else { placed.box.frame.y = at.y + start.y }
             box.items.append(.box(placed.box))
+        }
+    }
+
+    enum MarginSide { case first, second }
+
+    /// The two margins of one axis with `free` space shared among the auto ones (which were 0);
+    /// when both are auto and the space is negative, a `startSide` margin stays 0.
+    func autoMargins(free: Double, current: (Double, Double), auto: (Bool, Bool), startSide: MarginSide?) -> (Double, Double) {
+        switch auto {
+        case (true, true):
+            guard free < 0, let startSide else { return (free / 2, free / 2) }
+            return startSide == .first ? (0, free) : (free, 0)
+        case (true, false): return (current.0 + free, current.1)
+        case (false, true): return (current.0, current.1 + free)
+        case (false, false): return current
         }
     }
 

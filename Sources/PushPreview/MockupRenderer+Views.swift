@@ -255,7 +255,7 @@ extension MockupRenderer {
         }
         composition.warnings += loadFontFaces(composition.sheets, job: job)
         let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance)
-            .resolve(composition.document.body, file: composition.document.file)
+            .resolve(composition.document.body, file: composition.document.file, fonts: fonts)
         composition.warnings += styleWarnings
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }
         return (composition, styled, engine.layout(styled, width: job.device.width, language: job.language))

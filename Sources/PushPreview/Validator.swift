@@ -6,6 +6,7 @@ import Payload
 import ServiceStage
 import Styling
 import Templating
+import Typography
 
 /// `pushpreview validate`: checks a project's configuration, payloads and templates against each
 /// other without rendering or writing anything.
@@ -136,12 +137,14 @@ public struct Validator {
             device = d
         } catch { return [Diagnostic(located: error.description, severity: .error, code: "devices")] }
         var findings: [Diagnostic] = []
+        // The faces measure ch and ex, as rendering does (without them those lengths are warned about).
+        let fonts = try? FontSystem(fonts: FontSet.standard())
         for appearance in Appearance.allCases {
             let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
                                           appearance: appearance, locale: "en", attachmentSources: [])
             do {
                 let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { Sanitizer.localURL($0) }
-                let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file)
+                let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file, fonts: fonts)
                 // Placeholder data lacks a payload's own keys: that is no finding about the template.
                 findings += (composition.warnings + styleWarnings).filter { $0.file == file.path && !$0.message.hasSuffix(ContentStage.missingKeyNote) }
                     .map { var d = $0.diagnostic; d.category = category; return d }

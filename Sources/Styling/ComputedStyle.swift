@@ -107,6 +107,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var italic = false
     /// nil = normal
     public var lineHeight: Double?
+    /// A unitless line-height, which descendants inherit as the number, each multiplying its own
+    /// font size (CSS 2.1 §10.8.1); nil for a length or `normal`.
+    public var lineHeightNumber: Double?
     public var letterSpacing = 0.0
     public var textAlign = TextAlign.start
     public var textTransform = TextTransform.none
@@ -133,7 +136,7 @@ public struct ComputedStyle: Sendable, Equatable {
     public func inherited() -> ComputedStyle {
         var s = ComputedStyle()
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
-        s.lineHeight = lineHeight; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
+        s.lineHeight = lineHeight; s.lineHeightNumber = lineHeightNumber; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
         s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.customProperties = customProperties
         s.textShadows = textShadows
         return s

@@ -7,6 +7,19 @@ import Templating
 struct PropertyParser {
     let rootFontSize: Double
     let parent: ComputedStyle
+    /// Measures `ch` and `ex` in a font; nil = those units are unsupported.
+    let fonts: FontSystem?
+
+    /// The font-relative units of `style`'s font, measuring only when `text` may use ch or ex.
+    func units(_ text: String, _ style: ComputedStyle) -> FontRelative {
+        var units = FontRelative(em: style.fontSize, rem: rootFontSize)
+        if let fonts, text.lowercased().contains("ch") || text.lowercased().contains("ex") {
+            let measured = fonts.fontRelativeUnits(style.textStyle)
+            units.ch = measured.ch
+            units.ex = measured.ex
+        }
+        return units
+    }
 
     /// Every property `apply` knows; any other is reported when a style sheet is read.
     static let supported: Set<String> = Set([
@@ -32,7 +45,7 @@ struct PropertyParser {
     func apply(_ property: String, _ raw: String, to s: inout ComputedStyle) -> Bool {
         let v = raw.trimmed
         let lower = v.lowercased()
-        func length(_ t: String, auto: Bool = true) -> Length? { Length.parse(t, fontSize: s.fontSize, rootFontSize: rootFontSize, allowAuto: auto) }
+        func length(_ t: String, auto: Bool = true) -> Length? { Length.parse(t, font: units(t, s), allowAuto: auto) }
         /// A box size: a length, a percentage, or a sizing keyword; never negative.
         func size(_ t: String, auto: Bool = true) -> Length? {
             if let k = Length.IntrinsicSize.parse(t.trimmed.lowercased()) { return .intrinsic(k) }
@@ -120,8 +133,8 @@ struct PropertyParser {
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
             if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
             if let c = color(v) { s.backgroundColor = c; return true }
-            let fontSize = s.fontSize
-            return background(v, &s) { Length.parse($0, fontSize: fontSize, rootFontSize: rootFontSize) }
+            let style = s
+            return background(v, &s) { Length.parse($0, font: units($0, style)) }
         case "background-size": return set(backgroundSize(lower, length: { length($0) })) { s.backgroundSize = $0 }
         case "background-position": return set(Self.position(lower, length: { length($0) })) { s.backgroundPosition = $0 }
         case "background-repeat": s.backgroundRepeat = lower != "no-repeat"; return ["repeat", "no-repeat"].contains(lower)
@@ -203,7 +216,7 @@ struct PropertyParser {
             return set(families.isEmpty ? nil : families.joined(separator: ",")) { s.fontFamily = $0 }
         case "font-size":
             let base = parent.fontSize
-            guard let size = Length.parse(v, fontSize: base, rootFontSize: rootFontSize, allowAuto: false) else { return false }
+            guard let size = Length.parse(v, font: units(v, parent), allowAuto: false) else { return false }
             // Blink caps a computed font size at 10,000 px (kMaximumAllowedFontSize); negatives are invalid.
             guard let resolved = size.resolve(base), resolved >= 0 else { return false }
             s.fontSize = min(resolved, 10_000)
@@ -214,10 +227,11 @@ struct PropertyParser {
         case "font": return font(v, &s)
         case "font-style": s.italic = lower == "italic" || lower == "oblique"; return ["italic", "oblique", "normal"].contains(lower)
         case "line-height":
-            if lower == "normal" { s.lineHeight = nil; return true }
-            if let n = Double(decimal: lower) { s.lineHeight = (n * s.fontSize).clampedLength; return true }
+            if lower == "normal" { s.lineHeight = nil; s.lineHeightNumber = nil; return true }
+            if let n = Double(decimal: lower) { s.lineHeight = (n * s.fontSize).clampedLength; s.lineHeightNumber = n; return true }
             guard let l = length(v, auto: false) else { return false }
             s.lineHeight = l.resolve(s.fontSize)
+            s.lineHeightNumber = nil
             return true
         case "letter-spacing": if lower == "normal" { s.letterSpacing = 0; return true }; return set(points(v)) { s.letterSpacing = $0 }
         case "text-align": return set(ComputedStyle.TextAlign(rawValue: lower)) { s.textAlign = $0 }

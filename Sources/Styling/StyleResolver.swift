@@ -58,16 +58,17 @@ public struct StyleResolver: Sendable {
         self.rules = rules; self.byKey = byKey; anyElement = any; declarationCount = order
     }
 
-    public func resolve(_ body: Element, file: String) -> (StyledElement, [TemplateWarning]) {
+    /// `fonts` measure the `ch` and `ex` units; without them those lengths are warned about.
+    public func resolve(_ body: Element, file: String, fonts: FontSystem? = nil) -> (StyledElement, [TemplateWarning]) {
         var warnings: [TemplateWarning] = []
         var root = ComputedStyle()
         root.display = .block
         var serial = 0
-        let styled = resolve(body, parent: root, ancestors: [], file: file, serial: &serial, warnings: &warnings)
+        let styled = resolve(body, parent: root, ancestors: [], file: file, fonts: fonts, serial: &serial, warnings: &warnings)
         return (styled, warnings)
     }
 
-    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Selector.Subject], file: String,
+    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Selector.Subject], file: String, fonts: FontSystem?,
                          serial: inout Int, warnings: inout [TemplateWarning]) -> StyledElement {
         serial += 1
         let number = serial
@@ -89,12 +90,13 @@ public struct StyleResolver: Sendable {
         matched.sort { ($0.decl.important ? 1 : 0, $0.rank, $0.order) < ($1.decl.important ? 1 : 0, $1.rank, $1.order) }
 
         var style = parent.inherited()
-        let parser = PropertyParser(rootFontSize: Self.rootFontSize, parent: parent)
+        let parser = PropertyParser(rootFontSize: Self.rootFontSize, parent: parent, fonts: fonts)
         for m in matched where m.decl.property.hasPrefix("--") { style.customProperties[m.decl.property] = m.decl.value }
-        // font-size first: em lengths in the same rule depend on it.
+        // The font first: em, ch and ex lengths in the same rule depend on it.
         // Flow-relative properties map to physical sides by the element's own direction.
         let rightToLeft = matched.last { $0.decl.property == "direction" }.map { $0.decl.value.trimmed.lowercased() == "rtl" } ?? parent.rightToLeft
-        for m in matched.filter({ $0.decl.property == "font-size" }) + matched.filter({ $0.decl.property != "font-size" && !$0.decl.property.hasPrefix("--") }) {
+        let font: Set<String> = ["font", "font-size", "font-family", "font-weight", "font-style"]
+        for m in matched.filter({ font.contains($0.decl.property) }) + matched.filter({ !font.contains($0.decl.property) && !$0.decl.property.hasPrefix("--") }) {
             let value = substituteVariables(m.decl.value, style.customProperties)
             let lower = value.lowercased()
             if lower == "inherit" || lower == "initial" || lower == "unset" { continue } // the defaults already do this
@@ -106,6 +108,7 @@ public struct StyleResolver: Sendable {
                 if !warnings.contains(warning) { warnings.append(warning) }
             }
         }
+        if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
 
         var children: [StyledNode] = []
         let path = ancestors + [subject]
@@ -113,7 +116,7 @@ public struct StyleResolver: Sendable {
             switch child {
             case .text(let t): children.append(.text(t))
             case .element(let e):
-                let styled = resolve(e, parent: style, ancestors: path, file: file, serial: &serial, warnings: &warnings)
+                let styled = resolve(e, parent: style, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
                 // display: contents (Display 3 §2.5): no box of its own, its children in its place.
                 if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }

@@ -34,23 +34,31 @@ public enum Length: Sendable, Equatable {
     }
 
     /// Parses px, the other absolute units (CSS Values 4 §6.2: 1in = 96px = 72pt = 6pc = 2.54cm),
-    /// em, rem, %, 0, and calc(), min(), max() and clamp() over them.
-    static func parse(_ text: String, fontSize: Double, rootFontSize: Double, allowAuto: Bool = true) -> Length? {
+    /// em, rem, ch, ex (when `font` has them), %, 0, and calc(), min(), max() and clamp() over them.
+    static func parse(_ text: String, font: FontRelative, allowAuto: Bool = true) -> Length? {
         let t = text.trimmed.lowercased()
         if t == "auto" { return allowAuto ? .auto : nil }
         if t == "0" { return .points(0) }
         if ["calc(", "min(", "max(", "clamp("].contains(where: { t.hasPrefix($0) }) {
-            guard let e = CalcExpression.parse(t, unit: { parse($0, fontSize: fontSize, rootFontSize: rootFontSize, allowAuto: false) }) else { return nil }
+            guard let e = CalcExpression.parse(t, unit: { parse($0, font: font, allowAuto: false) }) else { return nil }
             return e.hasPercent ? CalcReference.intern(e).map { .calc($0) } : e.resolve(nil).map { .points($0.clampedLength) }
         }
-        let units: [(String, Double)] = [("px", 1), ("pt", 4 / 3), ("pc", 16), ("in", 96), ("cm", 96 / 2.54), ("mm", 96 / 25.4), ("q", 96 / 101.6),
-                                         ("rem", rootFontSize), ("em", fontSize), ("%", -1)]
+        let units: [(String, Double?)] = [("px", 1), ("pt", 4 / 3), ("pc", 16), ("in", 96), ("cm", 96 / 2.54), ("mm", 96 / 25.4), ("q", 96 / 101.6),
+                                          ("rem", font.rem), ("em", font.em), ("ch", font.ch), ("ex", font.ex), ("%", -1)]
         for (unit, factor) in units where t.hasSuffix(unit) {
-            guard let n = Double(decimal: t.dropLast(unit.count)) else { return nil }
+            guard let factor, let n = Double(decimal: t.dropLast(unit.count)) else { return nil }
             return factor < 0 ? .percent(n.clampedLength) : .points((n * factor).clampedLength)
         }
         return nil
     }
+}
+
+/// What the font-relative units stand for in an element's font (CSS Values 4 §6.1.1): `ch` is
+/// the advance of "0" and `ex` the x-height of its first available face, known only when the
+/// resolver has the fonts (without them such lengths are not parsed, and a warning says so).
+struct FontRelative {
+    var em: Double, rem: Double
+    var ch: Double?, ex: Double?
 }
 
 /// CSS colours: hex (3, 4, 6, 8 digits), rgb[a](), hsl[a](), named, transparent, currentColor.

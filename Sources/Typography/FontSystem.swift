@@ -27,8 +27,13 @@ public struct FontSet: Sendable, Equatable, Codable {
         } + ["Regular", "Bold"].map { "/usr/share/fonts/opentype/noto/NotoSansCJK-\($0).ttc" }
         let missing = scripts.filter { !fileExists($0) }
         guard missing.isEmpty else { throw .missingFont("\(missing.count) Noto faces, e.g. \(missing[0]) (install fonts-noto-core and fonts-noto-cjk: make deps)") }
-        return FontSet(files: inter + emoji + scripts + extraDirectories.flatMap { fontFiles(in: $0) })
+        return FontSet(files: inter + emoji + scripts + genericFiles.filter(fileExists) + extraDirectories.flatMap { fontFiles(in: $0) })
     }
+
+    /// The faces Debian's fontconfig gives Chromium for `serif` and `monospace`, when installed
+    /// (without them those families stay unknown, and the mock-up says so).
+    static let genericFiles = ["NotoSerif-Regular", "NotoSerif-Bold", "NotoSerif-Italic", "NotoSerif-BoldItalic"].map { "/usr/share/fonts/truetype/noto/\($0).ttf" }
+        + ["DejaVuSansMono", "DejaVuSansMono-Bold"].map { "/usr/share/fonts/truetype/dejavu/\($0).ttf" }
 }
 
 public enum TypographyError: Error, CustomStringConvertible, Equatable {
@@ -47,9 +52,16 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
 public final class FontSystem {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     public let fonts: FontSet
-    /// Ascent, descent and line gap per font description (and for emoji, measured), in points.
-    var metricsCache: [String: (ascent: Double, descent: Double, gap: Double)] = [:]
+    /// Blink's metrics per font description and size (FaceMetrics).
+    var metricsCache: [FaceKey: FaceMetrics.Scaled] = [:]
+    /// Line boxes per paragraph (measuring, placing objects and drawing each ask).
+    var lineBoxCache: [Paragraph: [LineBox]] = [:]
+    /// Pango's own ascent and descent per font description (for emoji, measured).
+    var pangoMetricsCache: [String: (ascent: Double, descent: Double)] = [:]
     var fontFallbacks: [Int: FontSystem.Fallback?] = [:]
+    /// Fonts that caches know by address (fontFallbacks, faceMetrics), each with a reference held
+    /// until deinit.
+    var heldFonts: Set<UnsafeMutablePointer<PangoFont>> = []
     let glyphMasks = GlyphMasks()
     /// Pango contexts by language and direction (see `context(language:rightToLeft:)`).
     private var contexts: [String: OpaquePointer] = [:]
@@ -67,6 +79,8 @@ public final class FontSystem {
         <alias binding="same"><family>system-ui</family><prefer><family>Inter</family></prefer></alias>
         <alias binding="same"><family>-apple-system</family><prefer><family>Inter</family></prefer></alias>
         <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
+        <alias binding="same"><family>serif</family><prefer><family>Noto Serif</family></prefer></alias>
+        <alias binding="same"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
         <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>
           <edit name="pixelsizefixupfactor" mode="assign"><divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide></edit></match>
         <match target="font"><test name="outline" compare="eq"><bool>false</bool></test>
@@ -120,7 +134,9 @@ public final class FontSystem {
         contexts = [:]
         for (_, layout) in layouts { cpango_unref(UnsafeMutableRawPointer(layout)) }
         layouts = [:]
+        lineBoxCache = [:]
         metricsCache = [:]
+        pangoMetricsCache = [:]
         families.insert(family.lowercased())
         return true
     }
@@ -147,6 +163,8 @@ public final class FontSystem {
         defer { g_free(list) }
         var names: Set<String> = ["sans-serif", "system-ui", "-apple-system", "emoji"]
         for i in 0..<Int(count) { if let f = list?[i], let name = pango_font_family_get_name(f) { names.insert(String(cString: name).lowercased()) } }
+        if names.contains("noto serif") { names.insert("serif") }
+        if names.contains("dejavu sans mono") { names.insert("monospace") }
         return names
     }()
 
@@ -184,6 +202,7 @@ public final class FontSystem {
 
     deinit {
         glyphMasks.clear()
+        for font in heldFonts { cpango_unref(UnsafeMutableRawPointer(font)) }
         for layout in layouts.values { cpango_unref(UnsafeMutableRawPointer(layout)) }
         for made in contexts.values { cpango_unref(UnsafeMutableRawPointer(made)) }
         cpango_unref(UnsafeMutableRawPointer(fontMap))

@@ -52,6 +52,9 @@ public struct Paragraph: Sendable, Hashable {
     public var alignment: Alignment = .left
     /// CSS line-height in points; nil = the font's normal line height.
     public var lineHeight: Double?
+    /// The block's own font and line height, which every line box is at least as tall as (its
+    /// strut, CSS 2.1 §10.8.1); nil = the first run's.
+    public var strut: TextStyle?
     /// Lines shown before an ellipsis (`line-clamp`); nil = all.
     public var maxLines: Int?
     public var wraps = true

@@ -4,7 +4,10 @@
 extension FontSystem {
     /// Scripts that come from a fallback font rather than the run's own: emoji, or the Noto
     /// family that draws the script.
-    enum Fallback: Hashable { case emoji, script(String) }
+    enum Fallback: Hashable {
+        case emoji, script(String)
+        var family: String? { if case .script(let family) = self { family } else { nil } }
+    }
 
     /// Inter draws Latin, Greek and Cyrillic; each other script's Unicode blocks, and its face.
     public static let cjkFamily = "Noto Sans CJK SC"

@@ -8,30 +8,12 @@ extension FontSystem {
         let layout = makeLayout(paragraph)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         var m = metrics(of: layout)
-        m.height += lineTops(layout, paragraph).extra
+        let lines = lineBoxes(layout, paragraph)
+        m.height = lines.height
+        m.baseline = lines.first?.baseline ?? 0
         // Blink puts letter-spacing after every letter, the last one too; Pango drops it at line ends.
         if m.width > 0, let spacing = paragraph.runs.map(\.style.letterSpacing).max(), spacing > 0 { m.width += spacing }
         return m
-    }
-
-    /// Where each line's box starts (keyed by its first byte) and how much taller the paragraph
-    /// is than Pango made it. A line box is never shorter than the strut (CSS 2.1 §10.8.1): with a
-    /// given line-height, a line of nothing but emoji is still that tall in Blink, while Pango,
-    /// having no strut, sizes it by the emoji run alone.
-    func lineTops(_ layout: OpaquePointer, _ p: Paragraph) -> (tops: [Int: Double], extra: Double) {
-        let scale = Double(PANGO_SCALE)
-        let strut = p.runs.first.flatMap { $0.style.lineHeightIsFixed ? p.lineHeight : nil } ?? 0
-        var tops: [Int: Double] = [:], shift = 0.0
-        guard let iter = pango_layout_get_iter(layout) else { return ([:], 0) }
-        defer { pango_layout_iter_free(iter) }
-        repeat {
-            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
-            var y0: Int32 = 0, y1: Int32 = 0
-            pango_layout_iter_get_line_yrange(iter, &y0, &y1)
-            tops[Int(line.pointee.start_index)] = Double(y0) / scale + shift
-            shift += max(0, strut - Double(y1 - y0) / scale)
-        } while pango_layout_iter_next_line(iter) != 0
-        return (tops, shift)
     }
 
     /// Draws the paragraph with its top-left at (x, y) in the cairo context's user space.
@@ -44,7 +26,7 @@ extension FontSystem {
         let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
-        let baselines = lineBaselines(layout, p)
+        let baselines = lineBoxes(layout, paragraph).baselines
         guard let iter = pango_layout_get_iter(layout) else { return }
         defer { pango_layout_iter_free(iter) }
         cairo_save(cairo)
@@ -86,64 +68,9 @@ extension FontSystem {
     }
 
 
-    /// CSS `line-height: normal` as Chromium computes it: the primary font's ascent and descent,
-    /// each rounded to a whole CSS pixel (Blink's SimpleFontData), plus the line gap.
-    public func normalLineHeight(_ style: TextStyle) -> Double {
-        let m = fontMetrics(style)
-        return m.ascent.rounded() + m.descent.rounded() + m.gap.rounded()
-    }
-
-    /// How far above its baseline an inline box of `style` reaches in Blink: ascent and descent
-    /// rounded to whole pixels, a pixel given from ascent to descent when the descent was
-    /// rounded down (subpixel positioning on Linux), half-leading floored on the ascent side.
-    func blinkAbove(ascent a: Double, descent d: Double, lineHeight: Double) -> Double {
-        var ascent = a.rounded(), descent = d.rounded()
-        if descent < d && ascent >= 1 { descent += 1; ascent -= 1 }
-        return ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
-    }
-
-    /// Each line's baseline as Blink places it (CSS 2.1 §10.8: the tallest inline box above the
-    /// baseline), keyed by the line's first byte; Pango's line boxes are kept, its baselines not.
-    /// Fallback fonts count only under `line-height: normal`; inline objects by their ascent.
-    func lineBaselines(_ layout: OpaquePointer, _ p: Paragraph) -> [Int: Double] {
-        var styles: [(start: Int, end: Int, style: TextStyle)] = []
-        var offset = 0
-        for run in p.runs {
-            let n = run.text.replacingNewlines().utf8.count
-            styles.append((offset, offset + n, run.style))
-            offset += n
-        }
-        var above: [Int: Double] = [:]
-        let tops = lineTops(layout, p).tops
-        guard let iter = pango_layout_get_iter(layout) else { return [:] }
-        defer { pango_layout_iter_free(iter) }
-        repeat {
-            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
-            let key = Int(line.pointee.start_index)
-            guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item, let font = item.pointee.analysis.font else { continue }
-            let start = Int(item.pointee.offset)
-            var reach: Double
-            if let object = p.objects.first(where: { $0.byteOffset == start }) {
-                reach = object.ascent
-            } else {
-                guard let style = styles.first(where: { $0.start <= start && start < $0.end })?.style else { continue }
-                let lineHeight = style.lineHeight ?? normalLineHeight(style)
-                if let fallback = fallback(of: font), !style.lineHeightIsFixed {
-                    let f = fallbackMetrics(fallback, style)
-                    reach = blinkAbove(ascent: f.ascent, descent: f.descent, lineHeight: f.ascent.rounded() + f.descent.rounded())
-                } else {
-                    let m = fontMetrics(style)
-                    reach = blinkAbove(ascent: m.ascent, descent: m.descent, lineHeight: lineHeight)
-                }
-            }
-            above[key] = max(above[key] ?? 0, reach)
-        } while pango_layout_iter_next_run(iter) != 0
-        return above.reduce(into: [:]) { out, entry in out[entry.key] = (tops[entry.key] ?? 0) + entry.value }
-    }
-
-    /// The fallback a run's font stands for, by its family; remembered per font (the font map
-    /// keeps its fonts for the font system's lifetime).
-    private func fallback(of font: UnsafeMutablePointer<PangoFont>) -> Fallback? {
+    /// The fallback a run's font stands for, by its family; remembered per font, which is held
+    /// (a font the font map freed could come back at the same address as another).
+    func fallback(of font: UnsafeMutablePointer<PangoFont>) -> Fallback? {
         let key = Int(bitPattern: font)
         if let known = fontFallbacks[key] { return known }
         let description = pango_font_describe(font)
@@ -153,27 +80,33 @@ extension FontSystem {
             : family.hasPrefix("Noto Sans CJK") ? .script(FontSystem.cjkFamily)
             : FontSystem.scriptFaces.first { family.hasPrefix($0.family) }.map { .script($0.family) }
         fontFallbacks[key] = .some(value)
+        if heldFonts.insert(font).inserted { g_object_ref(UnsafeMutableRawPointer(font)) }
         return value
     }
 
-    private func fontMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double, gap: Double) {
-        let key = "\(style.family)|\(style.size)|\(style.weight)|\(style.italic)"
-        if let known = metricsCache[key] { return known }
-        let description = pango_font_description_new()
+    /// A Pango font description of the style's font (the caller frees it).
+    func fontDescription(_ style: TextStyle) -> OpaquePointer {
+        let description = pango_font_description_new()!
         pango_font_description_set_family(description, style.family)
         pango_font_description_set_absolute_size(description, style.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, PangoWeight(UInt32(clamping: style.weight)))
         pango_font_description_set_style(description, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        return description
+    }
+
+    /// Pango's own (unrounded) ascent and descent.
+    func pangoMetrics(_ style: TextStyle) -> (ascent: Double, descent: Double) {
+        let key = "\(style.family)|\(style.size)|\(style.weight)|\(style.italic)"
+        if let known = pangoMetricsCache[key] { return known }
+        let description = fontDescription(style)
         let metrics = pango_context_get_metrics(context(language: "en", rightToLeft: false), description, pango_language_from_string("en"))
         let scale = Double(PANGO_SCALE)
         let ascent = Double(pango_font_metrics_get_ascent(metrics)) / scale
         let descent = Double(pango_font_metrics_get_descent(metrics)) / scale
-        let height = Double(pango_font_metrics_get_height(metrics)) / scale
         pango_font_metrics_unref(metrics)
         pango_font_description_free(description)
-        let value = (ascent, descent, max(0, height - ascent - descent))
-        metricsCache[key] = value
-        return value
+        pangoMetricsCache[key] = (ascent, descent)
+        return (ascent, descent)
     }
 
     private func metrics(of layout: OpaquePointer) -> TextMetrics {
@@ -188,11 +121,12 @@ extension FontSystem {
     }
 
 
-    /// Blink sizes each inline box by the font that draws it; Pango centres every run's leading on
-    /// that run's font, with the line height the run was given. So runs in a fallback font get
-    /// their own line height: with a fixed line-height, smaller by how much the fallback font's
-    /// ascent−descent differs from the text font's (the line stays exactly that tall, as in
-    /// Blink); with `normal`, the fallback font's own rounded normal height.
+    /// Blink sizes each inline box by the font that draws it (lineBoxes); Pango centres every run's
+    /// leading on that run's font. So runs in a fallback font become runs of their own, named by
+    /// the script's face after the text's (as the pages we write list them, so no other loaded
+    /// face draws them: DejaVu Sans Mono covers Hebrew and Arabic too), with their own line height:
+    /// with a fixed line-height, smaller by how much the fallback font's ascent−descent differs
+    /// from the text font's; with `normal`, the fallback font's own normal height.
     private func withFallbackRuns(_ p: Paragraph) -> Paragraph {
         guard p.runs.contains(where: { $0.text.unicodeScalars.contains { $0.fallback != nil } }) else { return p }
         var out = p
@@ -204,8 +138,9 @@ extension FontSystem {
             }
             func style(for fallback: Fallback?) -> TextStyle {
                 guard let fallback else { return run.style }
-                let text = fontMetrics(run.style), f = fallbackMetrics(fallback, run.style)
+                let text = pangoMetrics(run.style), f = pangoFallbackMetrics(fallback, run.style)
                 var s = run.style
+                s.family += ", " + (fallback.family ?? "Noto Color Emoji")
                 // Under a fixed line-height Blink's line box is the text font's strut. Pango centres
                 // each run's leading on its own font, so a Hebrew or Arabic run's box is raised until
                 // it coincides with the text font's, even on a line with no other text.
@@ -214,7 +149,7 @@ extension FontSystem {
                     return s
                 }
                 s.pangoLineHeight = run.style.lineHeightIsFixed ? lineHeight - abs((f.ascent - f.descent) - (text.ascent - text.descent))
-                                                                : f.ascent.rounded() + f.descent.rounded()
+                                                                : fallbackMetrics(fallback, run.style).normalLineHeight
                 return s
             }
             var current = "", currentClass: Fallback?
@@ -236,33 +171,37 @@ extension FontSystem {
         return out
     }
 
-    /// Ascent and descent of the face that draws `fallback` at this size (emoji measured, since
-    /// the bitmap strike's metrics are scaled by fontconfig).
-    private func fallbackMetrics(_ fallback: Fallback, _ style: TextStyle) -> (ascent: Double, descent: Double) {
+    /// Pango's ascent and descent of the face that draws `fallback` at this size.
+    private func pangoFallbackMetrics(_ fallback: Fallback, _ style: TextStyle) -> (ascent: Double, descent: Double) {
+        switch fallback {
+        case .emoji: return emojiExtents(style)
+        case .script(let family):
+            var probe = style
+            probe.family = family
+            return pangoMetrics(probe)
+        }
+    }
+
+    /// Emoji are measured, since the bitmap strike's metrics are scaled by fontconfig.
+    func emojiExtents(_ style: TextStyle) -> (ascent: Double, descent: Double) {
+        let key = "emoji|\(style.size)"
+        if let known = pangoMetricsCache[key] { return known }
         var probe = style
         probe.lineHeight = nil
         probe.lineHeightIsFixed = false
-        switch fallback {
-        case .script(let family): probe.family = family
-        case .emoji:
-            let key = "emoji|\(style.size)"
-            if let known = metricsCache[key] { return (known.ascent, known.descent) }
-            let layout = makeLayout(Paragraph(runs: [.init("😀", style: probe)]), fallbackRuns: false)
-            var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_extents(layout, &ink, &logical)
-            let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
-            cpango_unref(UnsafeMutableRawPointer(layout))
-            let value = (baseline, Double(logical.height) / Double(PANGO_SCALE) - baseline, 0.0)
-            metricsCache[key] = value
-            return (value.0, value.1)
-        }
-        let m = fontMetrics(probe)
-        return (m.ascent, m.descent)
+        let layout = makeLayout(Paragraph(runs: [.init("😀", style: probe)]), fallbackRuns: false)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        cpango_unref(UnsafeMutableRawPointer(layout))
+        let value = (baseline, Double(logical.height) / Double(PANGO_SCALE) - baseline)
+        pangoMetricsCache[key] = value
+        return value
     }
 
     /// The paragraph laid out by Pango, with a reference for the caller to release. Layouts are
     /// cached: measuring, placing objects and drawing a paragraph shape its text once.
-    private func makeLayout(_ p0: Paragraph, fallbackRuns: Bool = true) -> OpaquePointer {
+    func makeLayout(_ p0: Paragraph, fallbackRuns: Bool = true) -> OpaquePointer {
         let p = fallbackRuns ? withFallbackRuns(p0) : p0
         if let cached = layouts[p] { g_object_ref(UnsafeMutableRawPointer(cached)); return cached }
         let layout = pango_layout_new(context(language: p.language, rightToLeft: p.rightToLeft))!
@@ -326,20 +265,11 @@ extension FontSystem {
         if layouts.count >= 512 {
             for old in layouts.values { cpango_unref(UnsafeMutableRawPointer(old)) }
             layouts.removeAll()
+            lineBoxCache.removeAll()
         }
         layouts[p] = layout
         g_object_ref(UnsafeMutableRawPointer(layout))
         return layout
-    }
-
-    /// The strut of a line box (CSS 2.1 §10.8.1) with Blink's rounded metrics: how far it reaches
-    /// above and below the baseline.
-    public func strut(_ style: TextStyle, lineHeight: Double) -> (above: Double, below: Double) {
-        let m = fontMetrics(style)
-        var ascent = m.ascent.rounded(), descent = m.descent.rounded()
-        if descent < m.descent && ascent >= 1 { descent += 1; ascent -= 1 }
-        let above = ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
-        return (above, lineHeight - above)
     }
 
     /// The first and last lines' baselines from the paragraph's top, where drawing puts them (Blink's).
@@ -347,8 +277,8 @@ extension FontSystem {
         let p = withFallbackRuns(paragraph)
         let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
-        let lines = lineBaselines(layout, p).values, pango = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
-        return (lines.min() ?? pango, lines.max() ?? pango)
+        let lines = lineBoxes(layout, paragraph)
+        return (lines.first?.baseline ?? 0, lines.last?.baseline ?? 0)
     }
 
     /// Where each inline object's margin box starts, relative to the paragraph's top-left.
@@ -358,7 +288,7 @@ extension FontSystem {
         let layout = makeLayout(p, fallbackRuns: false)
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
-        let baselines = lineBaselines(layout, p)
+        let baselines = lineBoxes(layout, paragraph).baselines
         var out: [Int: (x: Double, y: Double)] = [:]
         guard let iter = pango_layout_get_iter(layout) else { return [:] }
         defer { pango_layout_iter_free(iter) }

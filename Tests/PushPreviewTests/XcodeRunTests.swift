@@ -8,8 +8,11 @@ import Testing
 /// app where it lives on every run — its name, icon (dark in dark mode), fonts, strings and
 /// content extensions — from Tests/Fixtures/xcode/Lighthouse, written in the shapes Xcode writes.
 struct XcodeRunTests {
+    /// A face the standard fonts lack (Noto Serif is the system `serif` now), standing in for the app's.
+    static let appFont = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+
     /// The Lighthouse repository copied to a temporary folder, with a font where its UIAppFonts
-    /// names one (a Noto face stands in for the app's), and a project folder inside it.
+    /// names one (DejaVu Serif stands in for the app's), and a project folder inside it.
     struct Repo {
         let root: URL
         var project: URL { root.appendingPathComponent("pushpreview") }
@@ -19,7 +22,7 @@ struct XcodeRunTests {
             try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/Lighthouse"), to: root)
             if font {
                 try FileManager.default.createDirectory(at: root.appendingPathComponent("App/Fonts"), withIntermediateDirectories: true)
-                try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", toPath: root.appendingPathComponent("App/Fonts/LighthouseSerif.ttf").path)
+                try FileManager.default.copyItem(atPath: XcodeRunTests.appFont, toPath: root.appendingPathComponent("App/Fonts/LighthouseSerif.ttf").path)
             }
             try FileManager.default.createDirectory(at: project.appendingPathComponent("payloads"), withIntermediateDirectories: true)
             try write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj"}"#)
@@ -136,7 +139,7 @@ struct XcodeRunTests {
     @Test func theAppsFontsAreLoaded() throws {
         for present in [true, false] {
             let repo = try Repo(font: present)
-            try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'Noto Serif'; font-size: 20px">{{title}}</div>"#)
+            try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'DejaVu Serif'; font-size: 20px">{{title}}</div>"#)
             let expanded = try #require(try repo.render().first { $0.view == "expanded" && $0.appearance == "light" })
             let unknown = expanded.warnings.filter { $0.contains("no loaded font provides it") }
             if present { #expect(unknown.isEmpty, "\(expanded.warnings)") }
@@ -179,8 +182,8 @@ struct XcodeRunTests {
     @Test func fontsSetting() throws {
         let repo = try Repo(font: false)
         try FileManager.default.createDirectory(at: repo.project.appendingPathComponent("media"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", toPath: repo.project.appendingPathComponent("media/Serif.ttf").path)
-        try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'Noto Serif'">{{title}}</div>"#)
+        try FileManager.default.copyItem(atPath: Self.appFont, toPath: repo.project.appendingPathComponent("media/Serif.ttf").path)
+        try repo.write("Templates/STORM_WARNING.html", #"<div style="padding: 16px; font-family: 'DejaVu Serif'">{{title}}</div>"#)
         for (fonts, loaded) in [(#"["media/Serif.ttf"]"#, true), (#"["../../etc/Serif.ttf"]"#, false)] {
             try repo.write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj", "fonts": \#(fonts)}"#)
             let project = try Project(folder: repo.project)
