@@ -26,11 +26,13 @@ public final class LayoutEngine {
     /// Lines still to show under the nearest `-webkit-line-clamp` box while its block flow is
     /// laid out (nil: no clamp): its descendants' lines count in order, as Blink counts them.
     var lineBudget: Int?
+    /// The clamp's last line ends in an ellipsis though its text fits: content follows it (Blink).
+    var clampEllipsis = false
 
     struct BoxKey: Hashable {
         var serial: Int, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?, forcedHeight: Double?
         var shrinkToFit: Bool, formattingRoot: Bool
-        var lineBudget: Int?
+        var lineBudget: Int?, clampEllipsis: Bool
     }
     struct IntrinsicKey: Hashable { var serial: Int, minimum: Bool, ownWidth: Bool }
 
@@ -75,7 +77,7 @@ public final class LayoutEngine {
         }
         let budget = lineBudget
         let key = BoxKey(serial: el.serial, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
-                         shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, lineBudget: budget)
+                         shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, lineBudget: budget, clampEllipsis: clampEllipsis)
         if let known = placedBoxes[key] { lineBudget = budget.map { max(0, $0 - known.linesUsed) }; return known }
         var placed = placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                               shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
@@ -127,11 +129,11 @@ public final class LayoutEngine {
 
         // A clamp box counts its block flow's lines afresh; a box starting a formatting context of
         // its own, or laid out more than once (flex, grid), takes none from an outer clamp.
-        let outerBudget = lineBudget
+        let outerBudget = lineBudget, outerEllipsis = clampEllipsis
         let startsContext = intrinsic != nil || s.display == .grid || s.display == .flex || formattingRoot || shrinkToFit
             || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
-        if s.lineClamp != nil || startsContext { lineBudget = s.lineClamp }
-        defer { if s.lineClamp != nil || startsContext { lineBudget = outerBudget } }
+        if s.lineClamp != nil || startsContext { lineBudget = s.lineClamp; clampEllipsis = false }
+        defer { if s.lineClamp != nil || startsContext { lineBudget = outerBudget; clampEllipsis = outerEllipsis } }
         var clampEnd: Double?
 
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
@@ -177,8 +179,16 @@ public final class LayoutEngine {
             let root = formattingRoot || shrinkToFit || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
             let throughTop = !root && frame.top == 0
             let throughBottom = !root && frame.bottom == 0 && definiteHeight == nil && s.minHeight == .auto
-            let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
+            let counted = (missingGlyphs, truncatedParagraphs)
+            var flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
                                   collapseTop: throughTop, collapseBottom: throughBottom)
+            if s.lineClamp != nil, let end = flow.clampEnd, flow.height > end {
+                // Content follows the last shown line: laid out again with that line's ellipsis.
+                lineBudget = s.lineClamp; clampEllipsis = true
+                (missingGlyphs, truncatedParagraphs) = counted
+                flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
+                                  collapseTop: throughTop, collapseBottom: throughBottom)
+            }
             box.items += flow.items
             box.staticTops = flow.staticTops
             // CSS Overflow 4 §5.2 (-webkit-line-clamp): the box ends at its last shown line.
@@ -215,7 +225,11 @@ public final class LayoutEngine {
             // Under a clamp, the lines left; past its last line every block is one line tall (Blink).
             let budget = lineBudget
             if let budget { paragraph.maxLines = max(budget, 1) }
-            let metrics = fonts.measure(paragraph)
+            var metrics = fonts.measure(paragraph)
+            if let budget, budget > 0, clampEllipsis, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
+                paragraph.runs[last].text += "\u{2026}"
+                metrics = fonts.measure(paragraph)
+            }
             missingGlyphs += metrics.missingGlyphs
             y += pending.value
             pending = AdjoiningMargins()
