@@ -84,7 +84,7 @@ extension LayoutEngine {
         p.wraps = container.whiteSpace != .nowrap && container.whiteSpace != .pre
         // CSS Overflow 3 §5.1: an unwrapped line that overflows a clipping box ends in an ellipsis.
         if container.whiteSpace == .nowrap, container.textOverflowEllipsis, container.overflowHidden, p.maxLines == nil { p.maxLines = 1 }
-        p.rightToLeft = container.bidiPlaintext ? Self.startsRightToLeft(runs.map(\.text).joined()) : container.rightToLeft
+        p.rightToLeft = container.bidiPlaintext ? runs.map(\.text).joined().firstStrongIsRightToLeft ?? false : container.rightToLeft
         p.breaksWords = container.breaksWords
         p.language = language
         switch container.textAlign {
@@ -100,18 +100,6 @@ extension LayoutEngine {
 
     /// A run's look, with its own line height: CSS gives every inline box its line-height, and
     /// `normal` depends on the run's font.
-    /// Whether the first strong character is of a right-to-left script (Hebrew, Arabic, Syriac,
-    /// Thaana, N'Ko and their presentation forms): the paragraph direction `plaintext` gives.
-    static func startsRightToLeft(_ text: String) -> Bool {
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v) || (0x10800...0x10FFF).contains(v)
-                || (0x1E800...0x1EFFF).contains(v) { return true }
-            if scalar.properties.isAlphabetic { return false }
-        }
-        return false
-    }
-
     func runStyle(_ style: ComputedStyle) -> TextStyle {
         var t = style.textStyle
         if !fonts.provides(familyList: t.family) { unknownFamilies.insert(t.family) }

@@ -23,10 +23,16 @@ public final class LayoutEngine {
     /// The page's root element, the containing block of absolutely positioned boxes with no
     /// positioned ancestor (the initial containing block).
     var rootSerial = 0
+    /// Lines still to show under the nearest `-webkit-line-clamp` box while its block flow is
+    /// laid out (nil: no clamp): its descendants' lines count in order, as Blink counts them.
+    var lineBudget: Int?
+    /// The clamp's last line ends in an ellipsis though its text fits: content follows it (Blink).
+    var clampEllipsis = false
 
     struct BoxKey: Hashable {
         var serial: Int, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?, forcedHeight: Double?
         var shrinkToFit: Bool, formattingRoot: Bool
+        var lineBudget: Int?, clampEllipsis: Bool
     }
     struct IntrinsicKey: Hashable { var serial: Int, minimum: Bool, ownWidth: Bool }
 
@@ -53,6 +59,10 @@ public final class LayoutEngine {
     struct Placed {
         var box: SceneBox
         var margin: Edges
+        /// Lines the box took from the clamp's budget (`lineBudget`), and where in its border box
+        /// the clamp's last line ended, when it ended inside it.
+        var linesUsed = 0
+        var clampEnd: Double?
     }
 
     /// Lays out one element as a box of its own. `forcedWidth`/`forcedHeight` are border-box sizes
@@ -65,11 +75,13 @@ public final class LayoutEngine {
             return placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                             shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
         }
+        let budget = lineBudget
         let key = BoxKey(serial: el.serial, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
-                         shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
-        if let known = placedBoxes[key] { return known }
-        let placed = placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
+                         shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, lineBudget: budget, clampEllipsis: clampEllipsis)
+        if let known = placedBoxes[key] { lineBudget = budget.map { max(0, $0 - known.linesUsed) }; return known }
+        var placed = placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                               shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+        placed.linesUsed = (budget ?? 0) - (lineBudget ?? 0)
         placedBoxes[key] = placed
         return placed
     }
@@ -115,6 +127,15 @@ public final class LayoutEngine {
         }
         let contentHeight = definiteHeight.map { max(0, $0 - frame.vertical) }
 
+        // A clamp box counts its block flow's lines afresh; a box starting a formatting context of
+        // its own, or laid out more than once (flex, grid), takes none from an outer clamp.
+        let outerBudget = lineBudget, outerEllipsis = clampEllipsis
+        let startsContext = intrinsic != nil || s.display == .grid || s.display == .flex || formattingRoot || shrinkToFit
+            || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
+        if s.lineClamp != nil || startsContext { lineBudget = s.lineClamp; clampEllipsis = false }
+        defer { if s.lineClamp != nil || startsContext { lineBudget = outerBudget; clampEllipsis = outerEllipsis } }
+        var clampEnd: Double?
+
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
         box.serial = el.serial
         box.isAbsolute = s.position == .absolute
@@ -158,11 +179,21 @@ public final class LayoutEngine {
             let root = formattingRoot || shrinkToFit || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
             let throughTop = !root && frame.top == 0
             let throughBottom = !root && frame.bottom == 0 && definiteHeight == nil && s.minHeight == .auto
-            let flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
+            let counted = (missingGlyphs, truncatedParagraphs)
+            var flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
                                   collapseTop: throughTop, collapseBottom: throughBottom)
+            if s.lineClamp != nil, let end = flow.clampEnd, flow.height > end {
+                // Content follows the last shown line: laid out again with that line's ellipsis.
+                lineBudget = s.lineClamp; clampEllipsis = true
+                (missingGlyphs, truncatedParagraphs) = counted
+                flow = layoutFlow(el, contentWidth: contentWidth, contentHeight: contentHeight, origin: (frame.left, frame.top),
+                                  collapseTop: throughTop, collapseBottom: throughBottom)
+            }
             box.items += flow.items
             box.staticTops = flow.staticTops
-            height = finalHeight(flow.height)
+            // CSS Overflow 4 §5.2 (-webkit-line-clamp): the box ends at its last shown line.
+            if s.lineClamp != nil, let end = flow.clampEnd { height = finalHeight(end) } else { height = finalHeight(flow.height) }
+            if s.lineClamp == nil, let end = flow.clampEnd { clampEnd = frame.top + end }
             if throughTop { var top = flow.leading; top.add(margin.top); margin.top = top.value }
             if throughBottom { var bottom = flow.trailing; bottom.add(margin.bottom); margin.bottom = bottom.value }
         }
@@ -171,30 +202,42 @@ public final class LayoutEngine {
         decorate(&box, s, width: width, height: height)
         box.backgroundImage = backgroundImage(s, width: width, height: height)
         layoutAbsolutes(el, in: &box)
-        return Placed(box: box, margin: margin)
+        return Placed(box: box, margin: margin, clampEnd: clampEnd)
     }
 
     /// Block flow: block-level children stacked with their vertical margins collapsed
     /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
     func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
                     collapseTop: Bool = false, collapseBottom: Bool = false)
-        -> (items: [SceneItem], height: Double, leading: AdjoiningMargins, trailing: AdjoiningMargins, staticTops: [Int: Double]) {
+        -> (items: [SceneItem], height: Double, leading: AdjoiningMargins, trailing: AdjoiningMargins, staticTops: [Int: Double], clampEnd: Double?) {
         var items: [SceneItem] = []
         var staticTops: [Int: Double] = [:]
         var y = 0.0
         var pending = AdjoiningMargins(), leading = AdjoiningMargins()
         var atTop = collapseTop
         var inline: [StyledNode] = []
+        var clampEnd: Double?
 
         func flushInline() {
             defer { inline.removeAll() }
             var boxes: [Int: Placed] = [:]
-            guard let paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
-            let metrics = fonts.measure(paragraph)
+            guard var paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
+            // Under a clamp, the lines left; past its last line every block is one line tall (Blink).
+            let budget = lineBudget
+            if let budget { paragraph.maxLines = max(budget, 1) }
+            var metrics = fonts.measure(paragraph)
+            if let budget, budget > 0, clampEllipsis, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
+                paragraph.runs[last].text += "\u{2026}"
+                metrics = fonts.measure(paragraph)
+            }
             missingGlyphs += metrics.missingGlyphs
             y += pending.value
             pending = AdjoiningMargins()
             atTop = false
+            if let budget {
+                lineBudget = max(0, budget - metrics.lineCount)
+                if budget > 0, lineBudget == 0, clampEnd == nil { clampEnd = y + metrics.height }
+            }
             for (offset, at) in fonts.objectOrigins(paragraph) {
                 guard var placed = boxes[offset] else { continue }
                 placed.box.frame.x = origin.0 + at.x + placed.margin.left
@@ -240,6 +283,7 @@ public final class LayoutEngine {
                 : placed.margin.left
             placed.box.frame.x = origin.0 + x
             placed.box.frame.y = origin.1 + y
+            if clampEnd == nil, let end = placed.clampEnd { clampEnd = y + end }
             offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
             items.append(.box(placed.box))
             y += placed.box.frame.height
@@ -247,7 +291,7 @@ public final class LayoutEngine {
             pending.add(placed.margin.bottom)
         }
         flushInline()
-        return collapseBottom ? (items, y, leading, pending, staticTops) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops)
+        return collapseBottom ? (items, y, leading, pending, staticTops, clampEnd) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops, clampEnd)
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {

@@ -248,7 +248,9 @@ struct PropertyParser {
             s.breaksAnywhere = lower == "anywhere" || lower == "break-all"
             return true
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
-        case "unicode-bidi": s.bidiPlaintext = lower == "plaintext"; return ["normal", "plaintext"].contains(lower)
+        case "unicode-bidi":
+            s.bidiPlaintext = lower == "plaintext"; s.bidiIsolate = lower == "isolate"
+            return ["normal", "plaintext", "isolate"].contains(lower)
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
         case "-webkit-box-orient": return true // the line-clamp idiom

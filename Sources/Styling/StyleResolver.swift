@@ -35,13 +35,18 @@ public struct StyleResolver: Sendable {
     /// against its candidates only, not against every rule of every sheet.
     private let byKey: [String: [Int]], anyElement: [Int]
     private let declarationCount: Int
+    /// How many of `rules` are the user-agent sheet's: they lose to every author declaration
+    /// whatever their specificity (CSS Cascade 4 §6.1, origin before specificity).
+    private let userAgentRules: Int
 
     /// `sheets` in cascade order; the user-agent sheet is put first.
     public init(sheets: [Stylesheet], appearance: Appearance) {
         self.sheets = [UserAgentStyle.sheet] + sheets
         self.appearance = appearance
         var rules: [(rule: Stylesheet.Rule, file: String, order: Int)] = [], byKey: [String: [Int]] = [:], any: [Int] = [], order = 0
-        for sheet in self.sheets {
+        var userAgentRules = 0
+        for (number, sheet) in self.sheets.enumerated() {
+            defer { if number == 0 { userAgentRules = rules.count } }
             for rule in sheet.rules {
                 defer { order += rule.declarations.count }
                 guard rule.colorScheme == nil || rule.colorScheme == appearance.rawValue else { continue }
@@ -56,6 +61,7 @@ public struct StyleResolver: Sendable {
             }
         }
         self.rules = rules; self.byKey = byKey; anyElement = any; declarationCount = order
+        self.userAgentRules = userAgentRules
     }
 
     /// `fonts` measure the `ch` and `ex` units; without them those lengths are warned about.
@@ -72,7 +78,7 @@ public struct StyleResolver: Sendable {
                          serial: inout Int, warnings: inout [TemplateWarning]) -> StyledElement {
         serial += 1
         let number = serial
-        var matched: [(decl: Stylesheet.Declaration, rank: Int, order: Int, file: String)] = []
+        var matched: [(decl: Stylesheet.Declaration, author: Bool, rank: Int, order: Int, file: String)] = []
         var order = declarationCount
         let subject = Selector.Subject(element)
         var candidates = anyElement + (byKey[subject.tag] ?? [])
@@ -82,12 +88,13 @@ public struct StyleResolver: Sendable {
             let (rule, file, first) = rules[i]
             let best = rule.selectors.filter { $0.matches(subject, ancestors: ancestors[...]) }.map(\.specificity).max()
             guard let specificity = best else { continue }
-            for (j, d) in rule.declarations.enumerated() { matched.append((d, specificity, first + j, file)) }
+            for (j, d) in rule.declarations.enumerated() { matched.append((d, i >= userAgentRules, specificity, first + j, file)) }
         }
+        for d in UserAgentStyle.direction(of: element) { matched.append((d, false, 0, order, UserAgentStyle.file)); order += 1 }
         if let inline = element[attribute: "style"] {
-            for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, 1_000_000, order, element.file ?? file)); order += 1 }
+            for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, true, 1_000_000, order, element.file ?? file)); order += 1 }
         }
-        matched.sort { ($0.decl.important ? 1 : 0, $0.rank, $0.order) < ($1.decl.important ? 1 : 0, $1.rank, $1.order) }
+        matched.sort { ($0.decl.important ? 1 : 0, $0.author ? 1 : 0, $0.rank, $0.order) < ($1.decl.important ? 1 : 0, $1.author ? 1 : 0, $1.rank, $1.order) }
 
         var style = parent.inherited()
         let parser = PropertyParser(rootFontSize: Self.rootFontSize, parent: parent, fonts: fonts)
@@ -109,6 +116,15 @@ public struct StyleResolver: Sendable {
             }
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
+        // An inline box isolated or in the other direction would be a bidi isolate inside its
+        // paragraph (CSS Writing Modes 3 §2.4), which layout does not make; flex and grid items
+        // are blocks.
+        if style.display == .inline, style.bidiIsolate || style.rightToLeft != parent.rightToLeft, parent.display != .flex, parent.display != .grid {
+            let given = element[attribute: "dir"].map { " (from dir=\"\($0)\")" } ?? ""
+            let warning = TemplateWarning(file: element.file ?? file, line: element.line,
+                                          message: "<\(element.tag)>: direction and unicode-bidi: isolate on an inline element are not supported\(given); its text is ordered in its paragraph's direction")
+            if !warnings.contains(warning) { warnings.append(warning) }
+        }
 
         var children: [StyledNode] = []
         let path = ancestors + [subject]
@@ -144,6 +160,7 @@ public struct StyleResolver: Sendable {
 
 /// The part of a browser's default style sheet that templates rely on (HTML §15.3).
 enum UserAgentStyle {
+    static let file = "user-agent.css"
     static let sheet = Stylesheet("""
     body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, li, blockquote { display: block }
     p, blockquote, figure, ul, ol { margin: 1em 0 }
@@ -156,5 +173,31 @@ enum UserAgentStyle {
     s, del { text-decoration: line-through }
     img, svg { display: inline-block }
     head, title, style, script, template { display: none }
-    """, file: "user-agent.css")
+    """, file: file)
+
+    /// The `dir` attribute's rules, which the sheet cannot say (it has no attribute selectors, and
+    /// `dir=auto` reads the text): `[dir=ltr i], [dir=rtl i] { direction: …; unicode-bidi: isolate }`
+    /// (HTML §15.3.5); `auto` takes the direction of the first strong character of the element's
+    /// text, left-to-right when there is none (HTML §3.2.6.4, the directionality of an element).
+    static func direction(of element: Element) -> [Stylesheet.Declaration] {
+        guard let dir = element[attribute: "dir"]?.lowercased(), ["ltr", "rtl", "auto"].contains(dir) else { return [] }
+        let rightToLeft = dir == "auto" ? firstStrongIsRightToLeft(in: element) ?? false : dir == "rtl"
+        return [.init(property: "direction", value: rightToLeft ? "rtl" : "ltr", important: false, line: element.line),
+                .init(property: "unicode-bidi", value: "isolate", important: false, line: element.line)]
+    }
+
+    /// The first strong character of an element's text in tree order, leaving out `bdi`, `script`,
+    /// `style` and `textarea` elements and those with a `dir` of their own (HTML's contained
+    /// text auto directionality).
+    static func firstStrongIsRightToLeft(in element: Element) -> Bool? {
+        for child in element.children {
+            switch child {
+            case .text(let text): if let found = text.firstStrongIsRightToLeft { return found }
+            case .element(let e):
+                if ["bdi", "script", "style", "textarea"].contains(e.tag) || ["ltr", "rtl", "auto"].contains(e[attribute: "dir"]?.lowercased() ?? "") { continue }
+                if let found = firstStrongIsRightToLeft(in: e) { return found }
+            }
+        }
+        return nil
+    }
 }

@@ -35,6 +35,21 @@ public struct TextStyle: Sendable, Hashable {
     public init() {}
 }
 
+extension StringProtocol {
+    /// The direction of the first strong character (UAX #9 P2, bidi classes L, R and AL): true
+    /// for a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation
+    /// forms), false for another letter, nil when the text has none (digits, punctuation).
+    public var firstStrongIsRightToLeft: Bool? {
+        for scalar in unicodeScalars {
+            let v = scalar.value
+            if (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v) || (0x10800...0x10FFF).contains(v)
+                || (0x1E800...0x1EFFF).contains(v) { return true }
+            if scalar.properties.isAlphabetic { return false }
+        }
+        return nil
+    }
+}
+
 /// A paragraph of styled runs, laid out at a width: what Pango measures and later draws.
 public struct Paragraph: Sendable, Hashable {
     public enum Alignment: Sendable, Hashable { case left, center, right, justify }
