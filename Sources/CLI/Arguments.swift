@@ -34,6 +34,14 @@ struct Arguments {
     }
 
     func value(_ name: String) -> String? { options[name]?.last }
+
+    /// `--shard I/N`, checked: 1 ≤ I ≤ N; nil when not given.
+    func shard() throws -> (index: Int, count: Int)? {
+        guard let s = value("shard") else { return nil }
+        let parts = s.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
+        return (parts[0], parts[1])
+    }
     /// Comma-separated lists, possibly given several times.
     func list(_ name: String) -> [String] {
         (options[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }

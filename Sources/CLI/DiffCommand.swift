@@ -49,11 +49,7 @@ enum DiffCommand {
                 guard let v = Double(t), (0...1).contains(v) else { throw Arguments.UsageError(description: "--threshold takes a number from 0 to 1") }
                 threshold = v
             }
-            if let s = a.value("shard") {
-                let parts = s.split(separator: "/").compactMap { Int($0) }
-                guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw Arguments.UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
-                shard = (parts[0], parts[1])
-            }
+            shard = try a.shard()
             let merging = a.flags.contains("merge"), revision = a.value("base") != nil
             if merging {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard folders") }

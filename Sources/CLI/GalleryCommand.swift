@@ -44,11 +44,7 @@ enum GalleryCommand {
                 guard let n = Int(j), n >= 1, n <= 256 else { throw Arguments.UsageError(description: "--jobs takes a number from 1 to 256") }
                 jobs = n
             }
-            if let s = a.value("shard") {
-                let parts = s.split(separator: "/").compactMap { Int($0) }
-                guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { throw Arguments.UsageError(description: "--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
-                shard = (parts[0], parts[1])
-            }
+            shard = try a.shard()
         } catch { return usageError(Self.spec, error) }
 
         if a.flags.contains("merge") {
