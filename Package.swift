@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
+        // The live server (`serve`): libmicrohttpd for HTTP/1.1, nghttp2 for HTTP/2, OpenSSL's TLS.
+        .systemLibrary(name: "CHTTP", path: "Sources/CHTTP"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo pangoft2 fontconfig"),
         // Every setjmp/longjmp of libjpeg and libpng lives here, the one door to ICU, every
         // FFmpeg call (media.c, which loads FFmpeg's libraries when a video is first read), and
@@ -42,12 +44,14 @@ let package = Package(
         .target(name: "Layout", dependencies: ["Styling", "Templating", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
         .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
-        .target(name: "PushPreview", dependencies: ["Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
+        // One listening socket for HTTP/1.1, h2c and HTTP/2 over TLS, and one request handler.
+        .target(name: "HTTP", dependencies: ["CHTTP"]),
+        .target(name: "PushPreview", dependencies: ["HTTP", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
         .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked"]),
-        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Checked", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
@@ -61,6 +65,6 @@ let package = Package(
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )
