@@ -1,9 +1,12 @@
+#include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
+#include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/sha.h>
 
 // An EC key on P-256 from its uncompressed point and, for a key pair, its private scalar; NULL

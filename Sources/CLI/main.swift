@@ -7,7 +7,7 @@ import PushPreview
 let commands: [(spec: CommandSpec, run: ([String]) -> Int32)] = [
     (InitCommand.spec, InitCommand.run), (RenderCommand.spec, RenderCommand.run), (ThumbnailCommand.spec, ThumbnailCommand.run),
     (DevicesCommand.spec, DevicesCommand.run), (GalleryCommand.spec, GalleryCommand.run), (ValidateCommand.spec, ValidateCommand.run),
-    (DiffCommand.spec, DiffCommand.run), (SchemaCommand.spec, SchemaCommand.run), (CompletionCommand.spec, CompletionCommand.run),
+    (DiffCommand.spec, DiffCommand.run), (ServeCommand.spec, ServeCommand.run), (SchemaCommand.spec, SchemaCommand.run), (CompletionCommand.spec, CompletionCommand.run),
     (HelpCommand.spec, HelpCommand.run),
 ]
 let specs = commands.map(\.spec)

@@ -42,6 +42,13 @@ public enum ChildProcesses {
         lock.withLock { folders[folder.path] = .some(afterRemoval); installOnce() }
     }
 
+    /// Runs `body` first when a signal comes, before children are killed (a server closing its
+    /// connections and saying it stopped).
+    public static func onSignal(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock { hooks.append(body); installOnce() }
+    }
+    nonisolated(unsafe) private static var hooks: [@Sendable () -> Void] = []
+
     /// Removes the folder now.
     public static func remove(folder: URL) {
         try? FileManager.default.removeItem(at: folder)
@@ -62,6 +69,7 @@ public enum ChildProcesses {
 
     /// What the clean-up thread does on a signal, before ending the process with it.
     private static func cleanUp() {
+        for hook in lock.withLock({ hooks }) { hook() }
         let (g, f) = lock.withLock { (groups, folders) }
         for group in g { kill(group: group) }
         for (folder, after) in f {

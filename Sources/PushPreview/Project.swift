@@ -11,6 +11,8 @@ import XcodeImport
 public struct Project: Sendable {
     public var folder: URL
     public var appName = "PushPreview"
+    /// The app's bundle ID (`bundleId`): the apns-topic `serve`'s endpoint requires.
+    public var bundleID: String?
     /// The app icon's images: `appIcon` (a file in the project), else the Xcode app's icon set.
     public var appIcon: AppIconFiles?
     /// Why the icon is the placeholder: said by validate, and on every mock-up that draws it.
@@ -39,7 +41,7 @@ public struct Project: Sendable {
 
     public static let settingsFile = "pushpreview.json"
     /// The keys of pushpreview.json read here and by `ServiceSettings` (any other is warned of).
-    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "appIcon", "fonts", "xcode", "devices", "locales", "categories"])
+    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "categories"])
 
     public init(folder: URL) throws(ProjectError) {
         try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
@@ -80,6 +82,11 @@ public struct Project: Sendable {
             case "appName":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 appName = s
+            case "bundleId":
+                guard let s = value.string, !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                    throw fail(key, "expected a bundle ID (letters, digits, . and -), got \(value.compact)")
+                }
+                bundleID = s
             case "appIcon":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 if let url = Confinement.file(s, relativeTo: self.folder, within: roots) { appIcon = AppIconFiles(light: url) }

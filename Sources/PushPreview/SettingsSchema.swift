@@ -12,6 +12,7 @@ public enum SettingsSchema {
       "properties": {
         "$schema": {"type": "string", "description": "The schema editors check this file against (init writes pushpreview.schema.json)."},
         "appName": {"type": "string", "description": "The app name in the notification header (default: the Xcode app's display name, else PushPreview)."},
+        "bundleId": {"type": "string", "pattern": "^[A-Za-z0-9.-]+$", "description": "The app's bundle ID: the apns-topic pushpreview serve's APNs endpoint requires (TopicDisallowed otherwise)."},
         "appIcon": {"type": "string", "description": "The app icon image, relative to the project; it must lie in the project or in the repository \"xcode\" names."},
         "fonts": {"$ref": "#/$defs/strings", "description": "Font files loaded for every page, relative to the project; inside the project or the repository \"xcode\" names."},
         "xcode": {"type": "string", "minLength": 1, "description": "Relative path of the app's .xcodeproj, .xcworkspace, XcodeGen project.yml or folder; its Info.plists, strings, icon and fonts are read where they live. Inside a git checkout it must lie in that checkout."},

@@ -28,6 +28,60 @@ enum GalleryPage {
     apply();
     """
 
+    /// `serve`'s page: the same gallery, kept current. On each `changed` event it fetches the page
+    /// again and swaps in the cards that differ (a card that did not change keeps its node, so
+    /// its pictures do not reload), keeping the scroll position, the filters and open details.
+    static let liveScript = """
+    const live = new EventSource('/events');
+    let busy = false, again = false;
+    async function refresh() {
+      if (busy) { again = true; return; }
+      busy = true;
+      try {
+        const next = new DOMParser().parseFromString(await (await fetch('/', { cache: 'no-store' })).text(), 'text/html');
+        const open = new Set([...document.querySelectorAll('[data-card] details[open]')].map(d => d.closest('[data-card]').dataset.card));
+        const old = new Map([...document.querySelectorAll('[data-card]')].map(c => [c.dataset.card, c]));
+        for (const card of next.querySelectorAll('[data-card]')) {
+          const kept = old.get(card.dataset.card);
+          if (kept && kept.dataset.sig === card.dataset.sig) { card.replaceWith(kept); continue; }
+          if (open.has(card.dataset.card)) card.querySelector('details')?.setAttribute('open', '');
+        }
+        document.querySelector('main').replaceWith(next.querySelector('main'));
+        document.querySelector('header .meta').replaceWith(next.querySelector('header .meta'));
+        apply();
+        document.body.dataset.version = (+(document.body.dataset.version || 0) + 1).toString();
+      } finally {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      }
+    }
+    live.addEventListener('changed', refresh);
+    live.addEventListener('reload', refresh);
+    """
+
+    /// What `serve` adds: each picture's version (so a changed one has a new URL), the pushes
+    /// the endpoint took, and a note on the endpoint.
+    struct Live {
+        var versions: [String: String]
+        var received: [ReceivedPushes.Entry]
+        var receivedTotal: Int
+        var collapsed: Int
+        var endpoint: String
+    }
+
+    static func jsonEscaped(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
     static let style = """
     :root { color-scheme: light dark; --bg: #f2f2f7; --card: #ffffff; --text: #1c1c1e; --muted: #6e6e73; --line: #d1d1d6;
       --red: #d70015; --orange: #c93400; --green: #248a3d; }
@@ -65,9 +119,10 @@ enum GalleryPage {
     #failed { border: 1px solid var(--red); border-radius: 12px; padding: 4px 14px; margin-top: 16px; background: var(--card); }
     """
 
-    static func html(_ report: GalleryReport, output: URL) -> String {
+    static func html(_ report: GalleryReport, output: URL, live: Live? = nil) -> String {
         // The hash covers the element's whole text, the newlines around the script included.
         let hash = hexToBase64(SHA256.hex(Array("\n\(script)\n".utf8)))
+        let liveHash = hexToBase64(SHA256.hex(Array("\n\(liveScript)\n".utf8)))
         let all = report.inputs.flatMap(\.mockups)
         func options(_ name: String, _ values: [String]) -> String {
             "<label>\(name)<select data-filter=\"\(name.lowercased().replacingOccurrences(of: " ", with: ""))\"><option value=\"\">all</option>"
@@ -85,6 +140,7 @@ enum GalleryPage {
             body += "<section id=\"project\"><h2>The project (\(issues.count))</h2><ul>"
                 + issues.map { "<li class=\"\($0.hasPrefix("error") ? "error" : "warning")\">\(escapeHTML($0))</li>" }.joined() + "</ul></section>\n"
         }
+        if let live { body += received(live, report: report, output: output) }
         let failed = report.inputs.filter { $0.outcome == "failed" }
         if !failed.isEmpty {
             body += "<section id=\"failed\"><h2>Failed inputs (\(failed.count))</h2><ul>"
@@ -106,7 +162,7 @@ enum GalleryPage {
                 }
                 let cards = Dictionary(grouping: input.mockups, by: rank)
                 for key in cards.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    body += card(input, cards[key]!, profile: report.deviceProfiles.first { $0.id == cards[key]![0].device }, output: output)
+                    body += card(input, cards[key]!, profile: report.deviceProfiles.first { $0.id == cards[key]![0].device }, output: output, live: live)
                 }
             }
             body += "</div></section>\n"
@@ -117,8 +173,8 @@ enum GalleryPage {
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="\(HTMLWriter.lockedDown); img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(hash)'">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="\(HTMLWriter.lockedDown); img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(hash)'\(live == nil ? "" : " 'sha256-\(liveHash)'; connect-src 'self'")">
+        <meta name="viewport" content="width=device-width, initial-scale=1">\(live == nil ? "" : "\n<link rel=\"icon\" href=\"data:,\">")
         <title>\(escapeHTML(report.project)) — PushPreview gallery</title>
         <style>
         \(style)
@@ -128,14 +184,14 @@ enum GalleryPage {
         \(body)
         <script>
         \(script)
-        </script>
+        </script>\(live == nil ? "" : "\n<script>\n\(liveScript)\n</script>")
         </body>
         </html>
 
         """
     }
 
-    static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL) -> String {
+    static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL, live: Live? = nil) -> String {
         let first = results[0]
         let outcome = GalleryReport.outcome(of: results)
         var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\" data-device=\"\(escapeHTML(first.device))\" data-appearance=\"\(escapeHTML(first.appearance))\" data-locale=\"\(escapeHTML(first.locale ?? ""))\" data-textsize=\"\(escapeHTML(first.textSize ?? ""))\" data-level=\"\(escapeHTML(first.interruptionLevel ?? ""))\" data-outcome=\"\(outcome)\">"
@@ -148,14 +204,49 @@ enum GalleryPage {
             for png in r.outputs where png.hasSuffix(".png") {
                 let size = PNGCodec.sizeOfFile(atPath: output.appendingPathComponent(png).path) ?? (width: 0, height: 0)
                 let page = r.outputs.first { $0.hasSuffix(".html") }
-                out += "<figure><img loading=\"lazy\" decoding=\"async\" src=\"\(escapeHTML(png))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(escapeHTML(r.view))\">"
+                let src = live?.versions[png].map { "\(png)?v=\($0)" } ?? png
+                out += "<figure><img loading=\"lazy\" decoding=\"async\" src=\"\(escapeHTML(src))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(escapeHTML(r.view))\">"
                 out += "<figcaption>\(escapeHTML(r.view))\(page.map { " · <a href=\"\(escapeHTML($0))\">HTML</a>" } ?? "")</figcaption></figure>"
             }
         }
         out += "</div>"
         for note in Set(results.flatMap { $0.notes ?? [] }).sorted() { out += "<p class=\"note\">\(escapeHTML(note))</p>" }
         out += details(results)
-        return out + "</article>\n"
+        out += "</article>\n"
+        guard live != nil else { return out }
+        // The card's name, and a signature of what it shows, for the live page's swap.
+        let id = [input.payload, first.device, first.appearance, first.locale ?? "", first.textSize ?? ""].joined(separator: "|")
+        return "<article data-card=\"\(escapeHTML(id))\" data-sig=\"\(SHA256.hex(Array(out.utf8)).prefix(16))\"" + out.dropFirst("<article".count)
+    }
+
+    /// The pushes `serve` took, newest first, each as a card of its own.
+    static func received(_ live: Live, report: GalleryReport, output: URL) -> String {
+        var out = "<section id=\"received\"><h2>Received (\(live.receivedTotal))</h2><p class=\"meta\">\(escapeHTML(live.endpoint))"
+        if live.receivedTotal > live.received.count {
+            out += " · the newest \(live.received.count) are shown; every push is kept in received/"
+            if live.collapsed > 0 { out += " (\(live.collapsed) replaced by a later push with their apns-collapse-id, as iOS does)" }
+        }
+        out += "</p><div class=\"grid\">\n"
+        for entry in live.received {
+            let name = "received/" + entry.file.lastPathComponent
+            let push = entry.push
+            let headers = "apns-id \(push.id) · \(push.pushType) · priority \(push.priority)" + (push.collapseID.map { " · collapse-id \($0)" } ?? "") + (push.topic.map { " · topic \($0)" } ?? "")
+            guard let results = entry.results else {
+                out += "<article class=\"card\" data-card=\"\(escapeHTML(name))\" data-sig=\"pending\"><h3>\(escapeHTML(name))</h3><div class=\"meta\">\(escapeHTML(headers))</div><p class=\"note\">Drawing…</p></article>\n"
+                continue
+            }
+            guard !results.isEmpty else {
+                let note = "apns-push-type \(push.pushType): iOS does not show this push as a notification, so there is nothing to draw."
+                out += "<article class=\"card\" data-card=\"\(escapeHTML(name))\" data-sig=\"\(escapeHTML(push.pushType))\"><h3>\(escapeHTML(name))</h3><div class=\"meta\">\(escapeHTML(headers))</div><p class=\"note\">\(escapeHTML(note))</p></article>\n"
+                continue
+            }
+            let input = GalleryReport.Input(payload: name, category: results.first?.category, outcome: GalleryReport.outcome(of: results), key: "", mockups: results)
+            let first = results.first { !$0.device.isEmpty } ?? results[0]
+            let group = results.filter { $0.device == first.device && $0.appearance == first.appearance && $0.locale == first.locale && $0.textSize == first.textSize }
+            out += card(input, group, profile: report.deviceProfiles.first { $0.id == first.device }, output: output, live: live)
+                .replacingOccurrences(of: "<div class=\"views\">", with: "<div class=\"meta\">\(escapeHTML(headers))</div><div class=\"views\">")
+        }
+        return out + "</div></section>\n"
     }
 
     static func details(_ results: [MockupResult]) -> String {

@@ -20,6 +20,12 @@ public struct GalleryRun {
     public var shard: (index: Int, count: Int)?
     /// Keep the mock-ups of payloads whose inputs have not changed since the last report.
     public var incremental = false
+    /// Render only these payloads (relative paths) and keep every other from the last report,
+    /// whatever its key (`serve`, which knows what an edit touched).
+    public var only: Set<String>?
+    /// The lanes to render in, kept by the caller across runs (`serve`'s warm workers); nil
+    /// starts `jobs` lanes and stops them at the end.
+    public var slots: [RenderSlot]?
     /// Keep service-step timings in the report and gallery (they make output differ run to run).
     public var timings = false
     /// Worker processes to render in; nil renders in this process.
@@ -50,16 +56,16 @@ public struct GalleryRun {
         OutputFile.removeLeftovers(in: output)
         let files = payloads
         let global = InputKey.global(project: project, templates: templates, options: options, timings: timings)
-        let previous = incremental ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
+        let previous = incremental || only != nil ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
         let inputs = Results(count: files.count)
         // Threads are drawn as stacks too, as jobs after the payloads', beside each newest member.
         let threads = MockupRenderer.threads(files)
         let stacks = StackResults()
         let next = Counter()
         let start = Date()
-        let jobs = max(1, min(self.jobs, files.count + threads.count))
+        let jobs = slots?.count ?? max(1, min(self.jobs, files.count + threads.count))
         let peaks = PeakMemory()
-        let (project, templates, fonts, options, timings, workers, pixels) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache)
+        let (project, templates, fonts, options, timings, workers, pixels, only, slots) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache, self.only, self.slots.map(SlotList.init))
         // Results as the report keeps them: the payload and outputs relative, timings only if asked.
         let reported = { @Sendable (results: [MockupResult], payload: String) in
             results.map { r in
@@ -70,19 +76,24 @@ public struct GalleryRun {
                 return r
             }
         }
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            let slot = RenderSlot(plan: workers, templates: templates, fonts: fonts, pixels: pixels)
+        DispatchQueue.concurrentPerform(iterations: jobs) { lane in
+            let slot = slots?.items[lane] ?? RenderSlot(plan: workers, templates: templates, fonts: fonts, pixels: pixels)
             while let i = next.take(below: files.count + threads.count) {
                 guard i < files.count else {
                     let members = threads[i - files.count], newest = members.last!
                     let name = project.relativePath(newest)
+                    if let only, !members.contains(where: { only.contains(project.relativePath($0)) }),
+                       let kept = previous?.inputs.first(where: { $0.payload == name }) {
+                        stacks.add(files.firstIndex(of: newest)!, kept.mockups.filter { $0.view.hasPrefix("stack") })
+                        continue
+                    }
                     stacks.add(files.firstIndex(of: newest)!, reported(slot.render(newest, project: project, options: options, name: name, thread: members), name))
                     continue
                 }
                 let file = files[i]
                 let relative = project.relativePath(file)
                 let key = InputKey.payload(file, global: global)
-                if let kept = previous?.inputs.first(where: { $0.payload == relative && $0.key == key }),
+                if let kept = previous?.inputs.first(where: { $0.payload == relative && (only.map { !$0.contains(relative) } ?? ($0.key == key)) }),
                    kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
                     inputs.set(i, kept, kept: true)
                 } else {
@@ -92,8 +103,10 @@ public struct GalleryRun {
                 }
                 progress?(Progress(done: inputs.done, total: files.count, elapsed: Date().timeIntervalSince(start)))
             }
-            slot.finish()
-            peaks.add(slot.workerPeakKB)
+            if slots == nil {
+                slot.finish()
+                peaks.add(slot.workerPeakKB)
+            }
         }
         let catalog = (try? MockupRenderer.deviceCatalog(templates: templates, project: project)) ?? []
         var all = inputs.all
@@ -131,6 +144,12 @@ final class StackResults: @unchecked Sendable {
     private var items: [Int: [MockupResult]] = [:]
     func add(_ i: Int, _ results: [MockupResult]) { lock.withLock { items[i, default: []] += results } }
     var all: [(Int, [MockupResult])] { lock.withLock { items.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } } }
+}
+
+/// The caller's lanes, handed to the run's threads (each lane's slot is used by one thread only).
+final class SlotList: @unchecked Sendable {
+    let items: [RenderSlot]
+    init(_ items: [RenderSlot]) { self.items = items }
 }
 
 /// The lanes' worker peak memory, added up.

@@ -32,14 +32,21 @@ public final class RenderSlot {
                 ?? renderer!.render(payloadFile: file, project: project, options: options)
         }
         if worker == nil {
-            let setup = WorkerSetup(templates: templates, fonts: fonts.files, dataLimitMB: plan.memoryMB * 2 + 1024)
-            do { worker = try WorkerProcess(plan, setup: setup) } catch {
-                return failure("could not start a render worker (\(plan.executable.path)): \(error)")
-            }
+            do { try start(plan) } catch { return failure("could not start a render worker (\(plan.executable.path)): \(error)") }
         }
         let results = worker!.render(WorkerJob(payload: file, project: project.folder, options: options, thread: thread, xcode: project.xcodeReading), name: name)
         if worker?.alive != true { worker = nil }
         return results
+    }
+
+    private func start(_ plan: WorkerPlan) throws {
+        worker = try WorkerProcess(plan, setup: WorkerSetup(templates: templates, fonts: fonts.files, dataLimitMB: plan.memoryMB * 2 + 1024))
+    }
+
+    /// Starts a worker now (it loads its fonts while the lane waits for work), so the next
+    /// payload is drawn without that wait: a new worker reads the project and templates afresh.
+    public func warm() {
+        if let plan, worker == nil { try? start(plan) }
     }
 
     public func finish() {
