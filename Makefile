@@ -70,6 +70,7 @@ bench: deps
 	$(SWIFT) build -c release --product pushpreview
 	$(SWIFT) build -c release --product pushpreview-bench
 	.build/release/pushpreview-bench
+	/usr/bin/python3 scripts/bench-serve.py .build/release/pushpreview
 
 # Our layout and pixels against headless Chromium's on Tests/Fixtures/layout (issue 3's targets),
 # and on Yoga's fixtures (issue 13's: 97% of cases in each direction).

@@ -31,7 +31,8 @@ enum ServeCommand {
             .value("tls-key", "FILE", "its private key (PEM), with --tls-cert", completes: .file),
         ],
         notes: "Stop with Ctrl-C. A second serve on the same port says the port is in use.",
-        exits: [.init(1, "could not start (the port is in use, the project cannot be read, a bad key or certificate)"),
+        exits: [.init(0, "not used: serve runs until stopped; Ctrl-C (or SIGTERM) stops it cleanly and it ends by that signal"),
+                .init(1, "could not start (the port is in use, the project cannot be read, a bad key or certificate)"),
                 .init(2, "usage (an unknown option or device, a bad value)")])
 
     static func run(_ argv: [String]) -> Int32 {

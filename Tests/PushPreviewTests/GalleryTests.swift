@@ -96,9 +96,15 @@ struct GalleryTests {
         try Data(try String(contentsOf: payload, encoding: .utf8).replacingOccurrences(of: "congrats crew", with: "well sailed").utf8).write(to: payload)
         let edited = try gallery(project, out, ["--incremental"])
         #expect(edited.stderr.contains("(5 payloads unchanged, kept)"), "\(edited.stderr)")
+        // A category's template touches the payloads drawn with it: none of these.
         try Data("<div>changed</div>".utf8).write(to: project.appendingPathComponent("Templates/boarding-pass.html"))
         let templated = try gallery(project, out, ["--incremental"])
-        #expect(templated.stderr.contains("(0 payloads unchanged, kept)"), "a template is an input of every payload: \(templated.stderr)")
+        #expect(templated.stderr.contains("(6 payloads unchanged, kept)"), "no payload here draws with boarding-pass.html: \(templated.stderr)")
+        // Strings are read by every payload's reading of the project.
+        let strings = project.appendingPathComponent("en.lproj/Localizable.strings")
+        try Data((try String(contentsOf: strings, encoding: .utf8) + "\n\"EXTRA\" = \"Extra\";\n").utf8).write(to: strings)
+        let localized = try gallery(project, out, ["--incremental"])
+        #expect(localized.stderr.contains("(0 payloads unchanged, kept)"), "\(localized.stderr)")
         let fresh = project.deletingLastPathComponent().appendingPathComponent("Fresh")
         #expect(try gallery(project, fresh).status == 0)
         #expect(tree(fresh) == tree(out), "an incremental run ends where a clean one does")

@@ -245,6 +245,15 @@ import Testing
         #expect(children.stdout.isEmpty, "left running: \(children.stdout)")
     }
 
+    /// The load `make bench` runs for a minute, bounded to a few seconds: 20 pages on the event
+    /// stream and pushes at 50 a second; every push is accepted and kept, every page keeps up.
+    @Test func underLoadNoPushIsLostAndEveryPageKeepsUp() throws {
+        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/bench-serve.py").path, pushpreviewBinary.path,
+                                                                      "--seconds", "2", "--rate", "50", "--pages", "20", "--edits", "2", "--check"])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("none lost: True"), "\(run.stdout)")
+    }
+
     // What an edit touches, asked of a report.
     @Test func anEditTouchesOnlyWhatReadsIt() throws {
         let project = try Project(folder: examples)
@@ -263,6 +272,10 @@ import Testing
         #expect(at("Templates/icons/x.png") == EditPlan(payloads: nil))
         #expect(at("categories.json") == EditPlan(payloads: nil, readProjectAgain: true))
         #expect(at("received/x.apns") == EditPlan(payloads: []))
+        // A template added or removed may change which category has one: every payload.
+        let added = project.folder.path + "/Templates/new-category.html"
+        #expect(EditPlan.touched(by: [added], addedOrRemoved: [added], project: project, templates: templates, report: report) == EditPlan(payloads: nil))
+        #expect(EditPlan.touched(by: [added], project: project, templates: templates, report: report) == EditPlan(payloads: []), "an edit to a template no payload draws with")
     }
 
     @Test func aSlowPageLosesItsOldestEventsAndIsToldToReload() {

@@ -55,8 +55,27 @@ public struct GalleryRun {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         OutputFile.removeLeftovers(in: output)
         let files = payloads
-        let global = InputKey.global(project: project, templates: templates, options: options, timings: timings)
-        let previous = incremental || only != nil ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
+        let global = InputKey.options(options, timings: timings)
+        let fingerprint = InputKey.fingerprint(project: project, templates: templates)
+        let previous = incremental || self.only != nil ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
+        // What changed since the last report, asked of the edit plan: the payloads it touches
+        // are drawn again, with those whose own file changed (their key) and those new since.
+        let only: Set<String>? = {
+            guard self.incremental, self.only == nil else { return self.only }
+            guard let before = previous?.files else { return nil }
+            let changed = Set(fingerprint.keys).union(before.keys).filter { before[$0] != fingerprint[$0]?.hash }
+            let path = { InputKey.path(ofName: $0, project: self.project, templates: self.templates) }
+            return EditPlan.touched(by: Set(changed.map(path)), addedOrRemoved: Set(changed.filter { before[$0] == nil || fingerprint[$0] == nil }.map(path)),
+                                    project: self.project, templates: self.templates, report: previous).payloads
+        }()
+        let keys = files.map { InputKey.payload($0, global: global) }
+        let drawnBefore = Dictionary((previous?.inputs ?? []).map { ($0.payload, $0) }, uniquingKeysWith: { a, _ in a })
+        /// Whether the payload at `relative` (whose key is `key`) must be drawn again.
+        let incremental = self.incremental
+        let redraw = { @Sendable (relative: String, key: String) -> Bool in
+            guard let before = drawnBefore[relative], let only else { return true }
+            return only.contains(relative) || (incremental && before.key != key)
+        }
         let inputs = Results(count: files.count)
         // Threads are drawn as stacks too, as jobs after the payloads', beside each newest member.
         let threads = MockupRenderer.threads(files)
@@ -65,7 +84,7 @@ public struct GalleryRun {
         let start = Date()
         let jobs = slots?.count ?? max(1, min(self.jobs, files.count + threads.count))
         let peaks = PeakMemory()
-        let (project, templates, fonts, options, timings, workers, pixels, only, slots) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache, self.only, self.slots.map(SlotList.init))
+        let (project, templates, fonts, options, timings, workers, pixels, slots) = (self.project, self.templates, self.fonts, self.options, self.timings, self.workers, self.pixelCache, self.slots.map(SlotList.init))
         // Results as the report keeps them: the payload and outputs relative, timings only if asked.
         let reported = { @Sendable (results: [MockupResult], payload: String) in
             results.map { r in
@@ -82,8 +101,7 @@ public struct GalleryRun {
                 guard i < files.count else {
                     let members = threads[i - files.count], newest = members.last!
                     let name = project.relativePath(newest)
-                    if let only, !members.contains(where: { only.contains(project.relativePath($0)) }),
-                       let kept = previous?.inputs.first(where: { $0.payload == name }) {
+                    if !members.contains(where: { redraw(project.relativePath($0), keys[files.firstIndex(of: $0)!]) }), let kept = drawnBefore[name] {
                         stacks.add(files.firstIndex(of: newest)!, kept.mockups.filter { $0.view.hasPrefix("stack") })
                         continue
                     }
@@ -92,8 +110,8 @@ public struct GalleryRun {
                 }
                 let file = files[i]
                 let relative = project.relativePath(file)
-                let key = InputKey.payload(file, global: global)
-                if let kept = previous?.inputs.first(where: { $0.payload == relative && (only.map { !$0.contains(relative) } ?? ($0.key == key)) }),
+                let key = keys[i]
+                if !redraw(relative, key), let kept = drawnBefore[relative],
                    kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
                     inputs.set(i, kept, kept: true)
                 } else {
@@ -118,6 +136,7 @@ public struct GalleryRun {
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
+        report.files = fingerprint.mapValues(\.hash)
         let findings = projectFindings ?? Validator(templates: templates).projectFindings(project)
         report.projectIssues = findings.map(\.printed)
         report.projectDiagnostics = findings
@@ -172,32 +191,46 @@ final class Counter: @unchecked Sendable {
     }
 }
 
-/// What a mock-up's output depends on, hashed: the tool version, the render options, every file
-/// of the project but its payloads and download cache (settings, Info.plists, categories,
-/// templates, strings, media), the repository's templates, and the payload itself. Remote media
-/// is not fetched to hash it: change the URL to force a new render.
+/// What a mock-up's output depends on: the tool version and the render options, with the payload
+/// file (its `key`), and every other file of the project but its payloads and download cache
+/// (settings, Info.plists, categories, templates, strings, media), the repository's templates and
+/// the Xcode app's files (the report's `files`). Remote media is not fetched to hash it: change
+/// the URL to force a new render.
 enum InputKey {
-    static func global(project: Project, templates: URL, options: RenderOptions, timings: Bool) -> String {
-        let bytes = Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8)
+    static func options(_ options: RenderOptions, timings: Bool) -> String {
+        SHA256.hex(Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8))
+    }
+
+    /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)
+    /// its whole path — with its path and the hash of its bytes.
+    static func fingerprint(project: Project, templates: URL) -> [String: (path: String, hash: String)] {
         let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
-        // Each input file by the name it is hashed under: relative to its root, or (read from the
-        // Xcode app) its whole path.
-        var named: [(name: String, path: String)] = []
-        for root in [project.folder, templates] {
-            for file in files(under: root) where !file.hasPrefix(project.folder.appendingPathComponent("payloads").path + "/") && !file.hasPrefix(cache + "/") {
-                named.append((String(file.dropFirst(root.path.count)), file))
+        let payloads = project.folder.appendingPathComponent("payloads").path + "/"
+        var named: [String: (path: String, hash: String)] = [:]
+        for (root, prefix) in [(project.folder, "project"), (templates, "templates")] {
+            for file in files(under: root) where !file.hasPrefix(payloads) && !file.hasPrefix(cache + "/") && !file.hasPrefix(project.folder.path + "/received/") {
+                named[prefix + file.dropFirst(root.path.count)] = (file, hash(file))
             }
         }
-        named += project.xcodeInputs.map { ($0.path, $0.path) }
-        return SHA256.hex(bytes + fingerprint(named))
+        for file in project.xcodeInputs { named[file.path] = (file.path, hash(file.path)) }
+        return named
     }
+
+    /// The file a fingerprint name stands for (it may be gone).
+    static func path(ofName name: String, project: Project, templates: URL) -> String {
+        if name.hasPrefix("project/") { return project.folder.path + name.dropFirst("project".count) }
+        if name.hasPrefix("templates/") { return templates.standardizedFileURL.path + name.dropFirst("templates".count) }
+        return name
+    }
+
+    static func hash(_ path: String) -> String { SHA256.hex((FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []) }
 
     /// Each file's name and the hash of its bytes, in the order given.
     static func fingerprint(_ named: [(name: String, path: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (name, path) in named {
             bytes += Array(name.utf8) + [0]
-            bytes += SHA256.hex((FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []).utf8
+            bytes += hash(path).utf8
         }
         return bytes
     }

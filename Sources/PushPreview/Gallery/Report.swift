@@ -22,6 +22,9 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     /// category, locale): what `validate --json` prints for the project.
     public var projectDiagnostics: [Diagnostic]? = nil
     public var inputs: [Input]
+    /// Every input file but the payloads, by name (`project/…`, `templates/…`, or an Xcode app
+    /// file's whole path), with the SHA-256 of its bytes: what `--incremental` compares.
+    public var files: [String: String]? = nil
 
     public struct Summary: Codable, Sendable, Equatable {
         public var payloads = 0
@@ -37,7 +40,8 @@ public struct GalleryReport: Codable, Sendable, Equatable {
         public var category: String?
         /// rendered, warnings (rendered, with warnings) or failed (some mock-up has errors).
         public var outcome: String
-        /// SHA-256 over the tool version, options and every input file this payload's mock-ups read.
+        /// SHA-256 over the tool version, the options and the payload file; every other file is in
+        /// the report's `files`, and an edit to one is mapped to the payloads it touches (`EditPlan`).
         public var key: String
         public var mockups: [MockupResult]
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// What an edit touches, asked of the last report: a payload file touches itself; a category's
 /// template touches the payloads drawn with it; any other file of a template folder (a partial,
-/// a style sheet, an image, the system chrome) touches every payload; and a file the project's
+/// a style sheet, an image, the system chrome) touches every payload, as does a template added or
+/// removed (a category may now have one, or none); and a file the project's
 /// reading depends on (settings, Info.plists, categories, strings, media, the Xcode app) touches
 /// every payload and means the project is read again.
 public struct EditPlan: Equatable, Sendable {
@@ -10,7 +11,8 @@ public struct EditPlan: Equatable, Sendable {
     public var payloads: Set<String>?
     public var readProjectAgain = false
 
-    public static func touched(by paths: Set<String>, project: Project, templates: URL, report: GalleryReport?) -> EditPlan {
+    /// `addedOrRemoved`: those of `paths` that were not there before, or are gone.
+    public static func touched(by paths: Set<String>, addedOrRemoved: Set<String> = [], project: Project, templates: URL, report: GalleryReport?) -> EditPlan {
         var plan = EditPlan(payloads: [])
         let folder = project.folder.path, own = folder + "/Templates/", shared = templates.standardizedFileURL.path + "/"
         for path in paths {
@@ -25,7 +27,7 @@ public struct EditPlan: Equatable, Sendable {
                 // A category's own template (Templates/ID.html, stock/NAME.html) is read by the
                 // payloads it drew; anything else in a template folder may be read by any.
                 let ownTemplate = name.hasPrefix("Templates/") ? !name.dropFirst("Templates/".count).contains("/") : name.hasPrefix("stock/")
-                if ownTemplate && !users.isEmpty { plan.payloads?.formUnion(users) } else { plan.payloads = nil }
+                if ownTemplate && !addedOrRemoved.contains(path) { plan.payloads?.formUnion(users) } else { plan.payloads = nil }
                 continue
             }
             plan.payloads = nil

@@ -138,7 +138,8 @@ public final class LiveGallery: @unchecked Sendable {
             }) else { return }
             let paths = changed.filter { known.contains($0) || FileManager.default.fileExists(atPath: $0) }
             if !paths.isEmpty {
-                let plan = EditPlan.touched(by: paths, project: project, templates: setup.templates, report: lock.withLock { reportShown })
+                let addedOrRemoved = paths.filter { known.contains($0) != FileManager.default.fileExists(atPath: $0) }
+                let plan = EditPlan.touched(by: paths, addedOrRemoved: addedOrRemoved, project: project, templates: setup.templates, report: lock.withLock { reportShown })
                 let start = Date()
                 do { try draw(plan, incremental: false) } catch { log?("serve: \(error)") }
                 log?("\(plan.payloads.map { "\($0.count) payload\($0.count == 1 ? "" : "s")" } ?? "every payload") drawn again in \(Int(Date().timeIntervalSince(start) * 1000)) ms")
