@@ -42,12 +42,14 @@ test: deps
 	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
 	@$(MAKE) --no-print-directory fuzz-smoke
 
-# A few hundred cases per fuzz target, a few mutated projects through gallery and a few mutated
-# repositories through init and gallery, with the real CLI: the short form of make fuzz.
+# A few hundred cases per fuzz target, a few mutated projects through gallery, a few mutated
+# repositories through init and gallery, and a few hundred mutated requests against serve, with
+# the real CLI: the short form of make fuzz.
 fuzz-smoke:
 	FUZZ_RUNS=300 scripts/fuzz
 	/usr/bin/python3 scripts/mutate-projects.py .build/debug/pushpreview fuzz-crashes/projects --cases 8
 	/usr/bin/python3 scripts/mutate-repositories.py .build/debug/pushpreview fuzz-crashes/repositories --cases 6
+	/usr/bin/python3 scripts/fuzz-serve.py .build/debug/pushpreview fuzz-crashes --cases 300
 
 # The fuzzers for FUZZ_SECONDS each (default 600), then whole projects and repositories mutated
 # for as long each;
@@ -58,6 +60,7 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 	/usr/bin/python3 scripts/mutate-projects.py .build/release/pushpreview fuzz-crashes/projects --seconds $(FUZZ_SECONDS)
 	/usr/bin/python3 scripts/mutate-repositories.py .build/release/pushpreview fuzz-crashes/repositories --seconds $(FUZZ_SECONDS)
+	/usr/bin/python3 scripts/fuzz-serve.py .build/release/pushpreview fuzz-crashes --seconds $(FUZZ_SECONDS)
 
 # The unit tests under AddressSanitizer and under ThreadSanitizer (the gallery's lanes share a
 # pixel cache), each in a build folder of its own.

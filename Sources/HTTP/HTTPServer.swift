@@ -18,6 +18,9 @@ public final class HTTPServer: @unchecked Sendable {
     private var http1: HTTP1Daemon?
     private let lock = NSLock()
     private var open = 0
+    /// The sockets of connections this server still serves itself (not handed to libmicrohttpd):
+    /// `stop` shuts them down, so a thread blocked in a read or a TLS handshake returns at once.
+    private var live: Set<Int32> = []
     private var acceptThread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -82,7 +85,7 @@ public final class HTTPServer: @unchecked Sendable {
         if acceptThread != nil { stopped.wait() }
         http1?.stop()
         http1 = nil
-        // HTTP/2 connections see `stopping` within one poll and close.
+        lock.withLock { for fd in live { shutdown(fd, Int32(SHUT_RDWR)) } }
         while lock.withLock({ open }) > 0 { usleep(10_000) }
         close(listener)
     }
@@ -99,36 +102,44 @@ public final class HTTPServer: @unchecked Sendable {
             let admitted = lock.withLock { () -> Bool in
                 guard open < limits.connections else { return false }
                 open += 1
+                live.insert(fd)
                 return true
             }
             guard admitted else { close(fd); continue }
             let thread = Thread { [self] in
-                connection(fd)
-                lock.withLock { open -= 1 }
+                let ours = connection(fd)
+                lock.withLock { open -= 1; live.remove(fd) }
+                if ours { close(fd) }
             }
             thread.stackSize = 1 << 20
             thread.start()
         }
     }
 
-    /// Tells the protocol by the first bytes and serves the connection in it.
-    private func connection(_ fd: Int32) {
+    /// Tells the protocol by the first bytes and serves the connection in it; false when the
+    /// socket was handed to libmicrohttpd (which closes it), true when the caller closes it.
+    private func connection(_ fd: Int32) -> Bool {
         var timeout = timeval(tv_sec: limits.idleSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         switch sniff(fd) {
         case nil:
-            close(fd)
+            return true
         case .tls?:
-            guard let tls, let session = tls.accept(fd) else { close(fd); return }
-            HTTP2Connection(server: self, io: session).run()
+            if let tls, let session = tls.accept(fd) { HTTP2Connection(server: self, io: session).run() }
+            return true
         case .h2c?:
             HTTP2Connection(server: self, io: PlainSocket(fd: fd)).run()
+            return true
         case .http1?:
             timeout = timeval(tv_sec: 0, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            guard let http1, http1.add(fd) else { close(fd); return }
+            guard let http1 else { return true }
+            lock.withLock { _ = live.remove(fd) }
+            if http1.add(fd) { return false }
+            lock.withLock { _ = live.insert(fd) }
+            return true
         }
     }
 

@@ -64,7 +64,6 @@ public final class TLSIdentity: @unchecked Sendable {
         SSL_set_fd(ssl, fd)
         guard SSL_accept(ssl) == 1, String(cString: chttp_alpn(ssl)) == "h2" else {
             SSL_free(ssl)
-            close(fd)
             return nil
         }
         return TLSSocket(ssl: ssl, fd: fd)
@@ -80,7 +79,8 @@ public final class TLSIdentity: @unchecked Sendable {
     }
 }
 
-/// A connection's bytes, in the clear or through TLS.
+/// A connection's bytes, in the clear or through TLS. `close` ends the TLS session; the socket
+/// is closed by the server, which owns it.
 protocol ByteStream: AnyObject {
     var fd: Int32 { get }
     /// Bytes already read and buffered (TLS records), which poll would not show.
@@ -104,7 +104,7 @@ final class PlainSocket: ByteStream {
         }
         return true
     }
-    func close() { Glibc.close(fd) }
+    func close() {}
 }
 
 final class TLSSocket: ByteStream {
@@ -125,6 +125,5 @@ final class TLSSocket: ByteStream {
     func close() {
         SSL_shutdown(ssl)
         SSL_free(ssl)
-        Glibc.close(fd)
     }
 }
