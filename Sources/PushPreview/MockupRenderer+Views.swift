@@ -286,7 +286,7 @@ extension MockupRenderer {
     /// (`media/<hash>.<ext>`, beside the payload folders), so that one icon or photo shown by every
     /// page of a gallery is stored once. The app icon is stored at the largest size a view draws it.
     func sharedMedia(_ src: String, _ entry: ImageStore.Entry, job: Job) throws -> String {
-        let key = "\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
+        let key = "\(job.options.outputFolder.path)|\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
         if let known = mediaNames.value(key) { return known }
         var bytes = entry.bytes, ext = URL(fileURLWithPath: entry.fileName).pathExtension.lowercased()
         let side = Self.largestIconPoints * job.device.scale
@@ -301,7 +301,7 @@ extension MockupRenderer {
 
     /// A @font-face file's copy beside the pages, read and hashed once per run.
     func sharedFont(_ file: URL, job: Job) throws -> String {
-        let key = "font|\(file.path)"
+        let key = "font|\(job.options.outputFolder.path)|\(file.path)"
         if let known = mediaNames.value(key) { return known }
         guard let bytes = FileManager.default.contents(atPath: file.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file.path]) }
         let name = try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job)

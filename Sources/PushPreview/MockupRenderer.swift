@@ -25,7 +25,8 @@ public final class MockupRenderer {
     struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
-    /// Shared media files already written in this run, by content and size.
+    /// Shared media files already written, by output folder (a renderer may write more than
+    /// one), content and size.
     var mediaNames = BoundedCache<String, String>(budget: 1 << 20)
     /// The @font-face files loaded so far, by project folder and the `url()` a template gave
     /// (set again each time a page's style sheets are read, so never evicted before its page is written).

@@ -1,8 +1,10 @@
 import Checked
 import Foundation
 import Imaging
+import PushPreview
 import Rendering
 import Testing
+import Typography
 
 /// The one cache every long-lived store keeps its work in: least recently used out first, the
 /// budget never exceeded, and what does not fit at all not kept.
@@ -72,5 +74,30 @@ struct BoundedCacheTests {
         let huge = PixelCache(budget: 100)
         for _ in 0..<3 { try _ = huge.value("d|big") { () throws(ImagingError) in RGBAImage(width: 10, height: 10, pixels: [UInt8](repeating: 0, count: 400)) } }
         #expect(huge.counts.decoded == 3)
+    }
+
+    /// What the caches keep never changes what is drawn: a renderer whose pixel cache keeps
+    /// nothing, a cold one and the same one warm write the same bytes for photos, a GIF, a
+    /// video's poster, an avatar and the banners' thumbnails on two devices.
+    @Test func mockupsDoNotDependOnWhatIsCached() throws {
+        let folder = try examplesCopy(payloads: ["image-jpeg.apns", "image-gif.apns", "photo-tall.apns", "video-clip.apns", "crew-message.apns", "sunset-clipped.apns"])
+        let project = try Project(folder: folder)
+        func render(_ renderer: MockupRenderer, _ name: String) -> [String: [UInt8]] {
+            var options = RenderOptions()
+            options.devices = ["iphone-15", "ipad-10"]
+            options.appearances = [.light, .dark]
+            options.outputFolder = folder.deletingLastPathComponent().appendingPathComponent(name)
+            for file in project.payloadFiles {
+                let results = renderer.render(payloadFile: file, project: project, options: options)
+                #expect(results.allSatisfy { $0.errors.isEmpty }, "\(results.flatMap(\.errors))")
+            }
+            return tree(options.outputFolder)
+        }
+        let renderer = try makeRenderer()
+        let cold = render(renderer, "cold"), warm = render(renderer, "warm")
+        let uncached = render(try MockupRenderer(fonts: try FontSet.standard(), templates: repositoryRoot.appendingPathComponent("Templates"),
+                                                 pixelCache: PixelCache(budget: 0)), "uncached")
+        #expect(cold.count > 40 && cold.keys.contains { $0.contains("thumbnail") || $0.hasPrefix("/media/") })
+        #expect(warm == cold && uncached == cold, "differ: \(Set(cold.keys).union(warm.keys).union(uncached.keys).filter { cold[$0] != warm[$0] || cold[$0] != uncached[$0] }.sorted())")
     }
 }
