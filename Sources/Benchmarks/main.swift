@@ -7,8 +7,9 @@ import Styling
 import Templating
 import Typography
 
-// `make bench`: prints numbers, asserts nothing (`pushpreview-bench memory` the PSS cases alone). Peak memory is measured in a child process
-// per case, so one case's allocations never count against another's.
+// `make bench`: prints numbers, asserts nothing (`pushpreview-bench memory`: the PSS cases
+// alone). Peak memory is measured in a child process per case, so one case's allocations never
+// count against another's.
 
 /// VmHWM: this address space's peak. (getrusage's ru_maxrss survives exec, so a spawned child
 /// would report its parent's peak.)
