@@ -7,8 +7,9 @@ import Styling
 import Templating
 import Typography
 
-// `make bench`: prints numbers, asserts nothing. Peak memory is measured in a child process
-// per case, so one case's allocations never count against another's.
+// `make bench`: prints numbers, asserts nothing (`pushpreview-bench memory`: the PSS cases
+// alone). Peak memory is measured in a child process per case, so one case's allocations never
+// count against another's.
 
 /// VmHWM: this address space's peak. (getrusage's ru_maxrss survives exec, so a spawned child
 /// would report its parent's peak.)
@@ -47,6 +48,14 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-bench-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
+
+let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("pushpreview")
+// `pushpreview-bench memory [PUSHPREVIEW]`: the memory cases alone, of another build if given.
+if arguments.count >= 2 && arguments[1] == "memory" {
+    try memoryBenchmark(root: root, scratch: scratch, binary: arguments.count > 2 ? URL(fileURLWithPath: arguments[2]) : binary)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 print("PushPreview benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n")
 
@@ -127,7 +136,6 @@ print("\ntargets (issue 2): warm @3x mock-up (one view) < 20 ms; 6000x4000 basel
 // payloads; jobs 1 and 2; peak RSS at two sizes; and headless Chromium screenshotting 20 of the
 // pages we emit.
 print("")
-let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("pushpreview")
 func makeProject(payloads: Int) throws -> URL {
     let folder = scratch.appendingPathComponent("project-\(payloads)")
     let fm = FileManager.default
@@ -212,6 +220,8 @@ if FileManager.default.isExecutableFile(atPath: binary.path) {
                      perPage * 1000, perPage * views * 1000, views, ours * 1000, perPage * views / ours))
     }
     print("targets (issue 6): ≥ 60 mock-ups/s with both cores, speed-up ≥ 1.7×, peak RSS < 200 MB and flat, ≥ 20× faster than Chromium")
+    print("")
+    try memoryBenchmark(root: root, scratch: scratch, binary: binary)
 } else {
     print("gallery benchmark skipped: build .build/release/pushpreview first (make bench does)")
 }

@@ -170,30 +170,28 @@ public struct ContentStage: Sendable {
 final class ParsedTemplates: @unchecked Sendable {
     private let lock = NSLock()
     let partials = MustachePartialCache()
-    private var templates: [String: MustacheTemplate] = [:]
+    /// Within 4 MB of template text: a template is a few kB, and `serve` parses each edit anew.
+    private var templates = BoundedCache<String, MustacheTemplate>(budget: 4 << 20)
     private var files: [String: String] = [:]
-    private var sheets: [String: Stylesheet] = [:]
+    private var sheets = BoundedCache<String, Stylesheet>(budget: 64)
 
     func template(_ source: String, name: String) throws(MustacheError) -> MustacheTemplate {
         let key = name + "\u{0}" + contentKey(source)
-        if let known = lock.withLock({ templates[key] }) { return known }
+        if let known = lock.withLock({ templates.value(key) }) { return known }
         let t = try MustacheTemplate(source, name: name)
-        lock.withLock { templates[key] = t }
+        lock.withLock { templates.insert(t, for: key, cost: key.utf8.count + source.utf8.count) }
         return t
     }
 
-    /// Stylesheets by text: the chrome's CSS differs per device, not per payload. At most 64 are
-    /// kept (a parsed chrome sheet is some 50 kB; a gallery's variety of them, hundreds).
+    /// Stylesheets by text: the chrome's CSS differs per device, not per payload. The 64 used
+    /// last are kept (a parsed chrome sheet is some 50 kB; a gallery's variety of them, hundreds).
     /// `scope`: the id the sheet's rules are confined to (a custom view's).
     func stylesheet(_ text: String, file: String, firstLine: Int, scope: String? = nil) -> Stylesheet {
         let key = "\(file)|\(firstLine)|\(scope ?? "")|\(contentKey(text))"
-        if let known = lock.withLock({ sheets[key] }) { return known }
+        if let known = lock.withLock({ sheets.value(key) }) { return known }
         let parsed = Stylesheet(text, file: file, firstLine: firstLine)
         let sheet = scope.map { parsed.scoped(toID: $0) } ?? parsed
-        lock.withLock {
-            if sheets.count >= 64 { sheets.removeAll() }
-            sheets[key] = sheet
-        }
+        lock.withLock { sheets.insert(sheet, for: key, cost: 1) }
         return sheet
     }
 

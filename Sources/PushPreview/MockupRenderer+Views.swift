@@ -151,7 +151,7 @@ extension MockupRenderer {
     func media(_ a: Attachment, job: Job) -> MediaPoster {
         let side = Int(saturating: job.device.notificationWidth, rounded: .up) * job.device.scale
         let key = "\(a.path)|\(a.bytes.count)|\(side)|\(a.thumbnailTime)"
-        if let known = posters[key] { return known }
+        if let known = posters.value(key) { return known }
         var out = MediaPoster()
         do {
             out.duration = try MediaFile.info(a.bytes).duration
@@ -162,7 +162,7 @@ extension MockupRenderer {
         } catch {
             out.problem = a.kind == .video ? "no poster frame: \(error); drawing the placeholder" : "no duration: \(error)"
         }
-        posters[key] = out
+        posters.insert(out, for: key, cost: key.utf8.count + (out.poster?.count ?? 0) + (out.problem?.utf8.count ?? 0))
         return out
     }
 
@@ -178,12 +178,12 @@ extension MockupRenderer {
         let src = "media/\(a.identifier)-thumbnail@\(job.device.scale)x.png"
         do {
             let bytes: [UInt8]
-            if let known = thumbnails[key] { bytes = known } else {
+            if let known = thumbnails.value(key) { bytes = known } else {
                 let source = a.kind == .image ? a.bytes : media(a, job: job).poster
                 guard let source else { return nil } // the long-look already said why
                 let image = try Thumbnailer.thumbnail(source, width: side, height: side, fit: .fill, clip: clip, frame: frame)
                 bytes = try PNGCodec.encode(image, scale: job.device.scale)
-                thumbnails[key] = bytes
+                thumbnails.insert(bytes, for: key, cost: key.utf8.count + bytes.count)
             }
             try images.register(src, bytes: bytes, fileName: src, identity: key)
             return src
@@ -270,7 +270,8 @@ extension MockupRenderer {
                 let files = face.sources.compactMap { src in Sanitizer.localURL(src).flatMap { job.project.service.mediaFile($0, in: job.project.folder) }.map { (src, $0) } }
                     .filter { FileManager.default.fileExists(atPath: $0.1.path) }
                 if let (src, file) = files.first(where: { fonts.addFace(file: $0.1.path, family: face.family) }) {
-                    fontFaces[job.project.folder.path + "|" + src] = file
+                    let key = job.project.folder.path + "|" + src
+                    fontFaces.insert(file, for: key, cost: key.utf8.count + file.path.utf8.count)
                 } else {
                     warnings.append(TemplateWarning(file: sheet.file, line: face.line, message: files.isEmpty
                         ? "@font-face \"\(face.family)\": \(face.sources.joined(separator: ", ")) is not a file inside the media roots (\(job.project.service.mediaRoots.joined(separator: ", ")))"
@@ -285,8 +286,8 @@ extension MockupRenderer {
     /// (`media/<hash>.<ext>`, beside the payload folders), so that one icon or photo shown by every
     /// page of a gallery is stored once. The app icon is stored at the largest size a view draws it.
     func sharedMedia(_ src: String, _ entry: ImageStore.Entry, job: Job) throws -> String {
-        let key = "\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
-        if let known = mediaNames[key] { return known }
+        let key = "\(job.options.outputFolder.path)|\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
+        if let known = mediaNames.value(key) { return known }
         var bytes = entry.bytes, ext = URL(fileURLWithPath: entry.fileName).pathExtension.lowercased()
         let side = Self.largestIconPoints * job.device.scale
         if src.hasPrefix(Self.appIconSource), entry.source.uprightSize.width > side || entry.source.uprightSize.height > side {
@@ -294,17 +295,17 @@ extension MockupRenderer {
             ext = "png"
         }
         let name = try sharedFile(bytes, extension: ext.isEmpty ? "img" : ext, job: job)
-        mediaNames[key] = name
+        mediaNames.insert(name, for: key, cost: key.utf8.count + name.utf8.count)
         return name
     }
 
     /// A @font-face file's copy beside the pages, read and hashed once per run.
     func sharedFont(_ file: URL, job: Job) throws -> String {
-        let key = "font|\(file.path)"
-        if let known = mediaNames[key] { return known }
+        let key = "font|\(job.options.outputFolder.path)|\(file.path)"
+        if let known = mediaNames.value(key) { return known }
         guard let bytes = FileManager.default.contents(atPath: file.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file.path]) }
         let name = try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job)
-        mediaNames[key] = name
+        mediaNames.insert(name, for: key, cost: key.utf8.count + name.utf8.count)
         return name
     }
 
@@ -348,7 +349,7 @@ extension MockupRenderer {
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, background: background, language: job.language)
             for src in composition.sheets.flatMap(\.fontFaces).flatMap(\.sources) {
-                if let file = fontFaces[job.project.folder.path + "|" + src] { page.fontFiles[src] = "../" + (try sharedFont(file, job: job)) }
+                if let file = fontFaces.value(job.project.folder.path + "|" + src) { page.fontFiles[src] = "../" + (try sharedFont(file, job: job)) }
             }
             let url = folder.appendingPathComponent(stem + ".html")
             var shared: [String: String] = [:]

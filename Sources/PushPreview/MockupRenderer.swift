@@ -1,3 +1,4 @@
+import Checked
 import ContentStage
 import Diagnostics
 import Foundation
@@ -15,17 +16,21 @@ public final class MockupRenderer {
     let fonts: FontSystem
     let templates: URL
     let images: ImageStore
-    /// Banner thumbnails already made, by attachment, size and options.
-    var thumbnails: [String: [UInt8]] = [:]
-    /// Video posters and media durations already read, by file, size and time.
-    var posters: [String: MediaPoster] = [:]
+    // What is kept across payloads, each within a budget of bytes (its keys' text counted too),
+    // so a worker's memory stays flat however many payloads it is given.
+    /// Banner thumbnails already made (PNGs of a few kB), by attachment, size and options.
+    var thumbnails = BoundedCache<String, [UInt8]>(budget: 2 << 20)
+    /// Video posters (PNGs up to a few hundred kB) and media durations already read, by file, size and time.
+    var posters = BoundedCache<String, MediaPoster>(budget: 8 << 20)
     struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
-    /// Shared media files already written in this run, by content and size.
-    var mediaNames: [String: String] = [:]
-    /// The @font-face files loaded so far, by project folder and the `url()` a template gave.
-    var fontFaces: [String: URL] = [:]
+    /// Shared media files already written, by output folder (a renderer may write more than
+    /// one), content and size.
+    var mediaNames = BoundedCache<String, String>(budget: 1 << 20)
+    /// The @font-face files loaded so far, by project folder and the `url()` a template gave
+    /// (set again each time a page's style sheets are read, so never evicted before its page is written).
+    var fontFaces = BoundedCache<String, URL>(budget: 256 << 10)
     private var stages: [URL: ContentStage] = [:]
     func localizer(_ job: Job) -> Localizer {
         Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Imaging
 
@@ -17,7 +18,9 @@ public final class ImageStore {
     /// Decoded and resampled pixels by content identity, kept across pages (and shared with
     /// other workers' stores when they are given the same cache).
     public let pixelCache: PixelCache
-    private var sources: [String: ImageSource] = [:]
+    /// Each image's parsed header and file bytes by content identity, across pages, within
+    /// 8 MB of files (a gallery's photos are a few hundred kB each).
+    private var sources = BoundedCache<String, ImageSource>(budget: 8 << 20)
     private var identities: [String: String] = [:]
 
     /// Finds a `src` no one registered (a template's `media/…` file or a `data:` URL): its bytes,
@@ -52,9 +55,9 @@ public final class ImageStore {
         if entries[src] != nil { return }
         let key = "\(identity)|\(bytes.count)"
         let source: ImageSource
-        if let known = sources[key] { source = known } else {
+        if let known = sources.value(key) { source = known } else {
             source = try ImageSource(bytes, limits: limits)
-            sources[key] = source
+            sources.insert(source, for: key, cost: bytes.count)
         }
         identities[src] = key
         entries[src] = Entry(bytes: bytes, source: source, fileName: fileName)
@@ -90,30 +93,35 @@ public final class ImageStore {
 }
 
 /// Pixels by key, for every worker of a run: each attachment is decoded once per DCT reduction
-/// and resampled once per size, whichever worker needs it first. Past the budget it starts
-/// over; output never depends on what is cached.
+/// and resampled once per size, whichever worker needs it first, while it is among the most
+/// recently used `budget` bytes of pixels; output never depends on what is cached.
 public final class PixelCache: @unchecked Sendable {
     private let condition = NSCondition()
-    private var images: [String: RGBAImage] = [:]
+    private var images: BoundedCache<String, RGBAImage>
     private var making: Set<String> = []
-    private var bytes = 0
-    public let budget: Int
-    private var made: [String] = []
+    /// Counts, not keys: a list of every key made would grow with the run.
+    private var decoded = 0, resampled = 0
 
-    public init(budget: Int = 256 << 20) { self.budget = budget }
+    /// A photo decoded for @3x is some 6 MB and each size it is drawn at 4 MB more: 16 MB holds
+    /// one payload's images on two devices, and those every payload shows (the app icon) stay
+    /// as the most recently used. More buys little: 32 MB cost a worker drawing the Examples
+    /// gallery 20 MB more PSS (make bench), for no measurable speed.
+    public init(budget: Int = 16 << 20) { images = BoundedCache(budget: budget) }
+
+    public var budget: Int { images.budget }
 
     /// How many decodes (`d|…` keys) and resamples (`r|…`) were made rather than found.
     public var counts: (decoded: Int, resampled: Int) {
         condition.lock()
         defer { condition.unlock() }
-        return (made.filter { $0.hasPrefix("d|") }.count, made.filter { $0.hasPrefix("r|") }.count)
+        return (decoded, resampled)
     }
 
     /// The image for `key`, made by `make` only if no worker has it or is making it now.
     public func value(_ key: String, make: () throws(ImagingError) -> RGBAImage) throws(ImagingError) -> RGBAImage {
         condition.lock()
         while true {
-            if let hit = images[key] { condition.unlock(); return hit }
+            if let hit = images.value(key) { condition.unlock(); return hit }
             if !making.contains(key) { break }
             condition.wait()
         }
@@ -124,10 +132,8 @@ public final class PixelCache: @unchecked Sendable {
         condition.lock()
         making.remove(key)
         if case .success(let image) = result {
-            made.append(key)
-            bytes += image.pixels.count
-            if bytes > budget { images.removeAll(); bytes = image.pixels.count }
-            images[key] = image
+            if key.hasPrefix("d|") { decoded += 1 } else if key.hasPrefix("r|") { resampled += 1 }
+            images.insert(image, for: key, cost: image.pixels.count)
         }
         condition.broadcast()
         condition.unlock()

@@ -152,19 +152,16 @@ struct MustacheParser {
     }
 }
 
-/// Partials parsed once for many renders, by name, indentation and text.
+/// Partials parsed once for many renders, by name, indentation and text: the 256 used last.
 public final class MustachePartialCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var parsed: [String: [MustacheTemplate.Node]] = [:]
+    private var parsed = BoundedCache<String, [MustacheTemplate.Node]>(budget: 256)
     public init() {}
 
     func nodes(_ key: String, parse: () throws(MustacheError) -> [MustacheTemplate.Node]) throws(MustacheError) -> [MustacheTemplate.Node] {
-        if let known = lock.withLock({ parsed[key] }) { return known }
+        if let known = lock.withLock({ parsed.value(key) }) { return known }
         let nodes = try parse()
-        lock.withLock {
-            if parsed.count > 256 { parsed.removeAll() }
-            parsed[key] = nodes
-        }
+        lock.withLock { parsed.insert(nodes, for: key, cost: 1) }
         return nodes
     }
 }
