@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
         // One listening socket for HTTP/1.1, h2c and HTTP/2 over TLS, and one request handler.
         .target(name: "HTTP", dependencies: ["CHTTP"]),
-        .target(name: "PushPreview", dependencies: ["HTTP", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
+        .target(name: "PushPreview", dependencies: ["HTTP", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
