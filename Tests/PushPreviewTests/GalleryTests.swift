@@ -105,6 +105,11 @@ struct GalleryTests {
         try Data((try String(contentsOf: strings, encoding: .utf8) + "\n\"EXTRA\" = \"Extra\";\n").utf8).write(to: strings)
         let localized = try gallery(project, out, ["--incremental"])
         #expect(localized.stderr.contains("(0 payloads unchanged, kept)"), "\(localized.stderr)")
+        // A payload removed: its mock-ups go with it (what the report lists is what is there).
+        try FileManager.default.removeItem(at: payload)
+        let removed = try gallery(project, out, ["--incremental"])
+        #expect(removed.stderr.contains("(5 payloads unchanged, kept)"), "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("emoji").path))
         let fresh = project.deletingLastPathComponent().appendingPathComponent("Fresh")
         #expect(try gallery(project, fresh).status == 0)
         #expect(tree(fresh) == tree(out), "an incremental run ends where a clean one does")

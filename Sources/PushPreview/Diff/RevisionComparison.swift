@@ -81,16 +81,15 @@ public struct RevisionComparison {
             }
         }
         say("new: rendering the working tree")
-        // Emptied first: a gallery leaves what it did not write, and an earlier run's mock-ups
-        // would count as added.
-        try? FileManager.default.removeItem(at: newFolder)
-        let new = try gallery(project, into: newFolder, side: "new", label: "the working tree")
+        // Incremental: only what the edits since the last diff touch is drawn again (the edit
+        // plan), and mock-ups no longer made are removed, so none counts as added.
+        let new = try gallery(project, into: newFolder, side: "new", label: "the working tree", incremental: true)
         return (base, new)
     }
 
     /// A gallery run of this executable on `folder`, writing into `output`.
-    func gallery(_ folder: URL, into output: URL, side: String, label: String) throws -> Side {
-        var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments
+    func gallery(_ folder: URL, into output: URL, side: String, label: String, incremental: Bool = false) throws -> Side {
+        var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments + (incremental ? ["--incremental"] : [])
         if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         let process = Process()
         process.executableURL = executable

@@ -141,9 +141,31 @@ public struct GalleryRun {
         report.projectIssues = findings.map(\.printed)
         report.projectDiagnostics = findings
         report.summarize()
+        if incremental { Self.removeUnlisted(in: output, report: report) }
         try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
         try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
         return (report, inputs.kept, peaks.totalKB)
+    }
+}
+
+extension GalleryRun {
+    /// What an incremental run keeps is what its report lists: the mock-ups of payloads, locales
+    /// or views that are gone since the last run are removed (shared media in media/ stay).
+    static func removeUnlisted(in output: URL, report: GalleryReport) {
+        let listed = Set(report.inputs.flatMap(\.mockups).flatMap(\.outputs))
+        let fm = FileManager.default
+        for folder in (try? fm.contentsOfDirectory(atPath: output.path)) ?? [] where folder != "media" && !folder.hasPrefix(".") {
+            var isFolder: ObjCBool = false
+            guard fm.fileExists(atPath: output.appendingPathComponent(folder).path, isDirectory: &isFolder), isFolder.boolValue,
+                  (try? fm.destinationOfSymbolicLink(atPath: output.appendingPathComponent(folder).path)) == nil else { continue }
+            let files = (try? fm.contentsOfDirectory(atPath: output.appendingPathComponent(folder).path)) ?? []
+            for file in files where !listed.contains(folder + "/" + file) && [".png", ".html", ".json"].contains(where: file.hasSuffix) {
+                try? fm.removeItem(at: output.appendingPathComponent(folder).appendingPathComponent(file))
+            }
+            if (try? fm.contentsOfDirectory(atPath: output.appendingPathComponent(folder).path))?.isEmpty == true {
+                try? fm.removeItem(at: output.appendingPathComponent(folder))
+            }
+        }
     }
 }
 
