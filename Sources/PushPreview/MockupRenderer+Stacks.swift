@@ -49,20 +49,16 @@ extension MockupRenderer {
         var arguments: [String] = []
         for p in below { if let a = p.alert?.summaryArg, !arguments.contains(a) { arguments.append(a) } }
         var results: [MockupResult] = []
-        for deviceID in options.devices {
-            guard let device = catalog.first(where: { $0.id == deviceID }) else { continue }
-            for appearance in options.appearances {
-                for locale in options.locales.isEmpty ? [nil] : options.locales.map(Optional.some) {
-                    let language = locale ?? "en", idiom = device.isPad ? "ipad" : "iphone"
-                    activity?("running the service stage for the thread's newest (\(language), \(idiom))")
-                    let notification = service.run(top, locale: language, device: idiom)
-                    for textSize in options.textSizes {
-                        let job = Job(notification: notification, project: project, stage: stage, device: device, appearance: appearance,
-                                      locale: locale, textSize: textSize, payloadFile: newest, options: options, warnings: notification.trace.fallbacks)
-                        results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
-                    }
-                }
+        var notifications: [String: DeliveredNotification] = [:]
+        for planned in ViewPlan(payload: top, project: project, options: options, catalog: catalog, everyLocale: true).notifications {
+            let key = "\(planned.language)|\(planned.idiom)"
+            if notifications[key] == nil {
+                activity?("running the service stage for the thread's newest (\(planned.language), \(planned.idiom))")
+                notifications[key] = service.run(top, locale: planned.language, device: planned.idiom)
             }
+            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
+                          locale: planned.locale, textSize: planned.textSize, payloadFile: newest, options: options, warnings: notifications[key]!.trace.fallbacks)
+            results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
         }
         return results
     }

@@ -115,33 +115,18 @@ public final class MockupRenderer {
         var notifications: [String: DeliveredNotification] = [:]
         let stage = contentStage(for: project)
         var results: [MockupResult] = []
-        for deviceID in options.devices {
-            guard let device = catalog.first(where: { $0.id == deviceID }) else {
-                results += failure("unknown device '\(deviceID)'; known: \(catalog.map(\.id).joined(separator: ", "))")
-                continue
+        let plan = ViewPlan(payload: payload, project: project, options: options, catalog: catalog)
+        for id in plan.unknownDevices { results += failure("unknown device '\(id)'; known: \(catalog.map(\.id).joined(separator: ", "))") }
+        for planned in plan.notifications {
+            let key = "\(planned.language)|\(planned.idiom)"
+            if notifications[key] == nil {
+                activity?("running the service stage (\(planned.language), \(planned.idiom))")
+                notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
-            for appearance in options.appearances {
-                // A payload that shows nothing localized (no loc-keys, no localized action or app
-                // name) reads the same in every locale: drawn once, with no locale.
-                // A category the service stage may change could be any with localized actions.
-                let categories = project.service.mayChange("category") ? project.content.categories : project.content.category(payload.category).map { [$0] } ?? []
-                let localized = (payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false)
-                    || project.localizesDisplayName || project.service.readsAppStrings
-                    || categories.contains { $0.actions.contains { $0.titleKey != nil || $0.textInput?.buttonTitleKey != nil || $0.textInput?.placeholderKey != nil } }
-                for locale in options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some) {
-                    let language = locale ?? "en", idiom = device.isPad ? "ipad" : "iphone", key = "\(language)|\(idiom)"
-                    if notifications[key] == nil {
-                        activity?("running the service stage (\(language), \(idiom))")
-                        notifications[key] = service.run(payload, locale: language, device: idiom)
-                    }
-                    for textSize in options.textSizes {
-                        let job = Job(notification: notifications[key]!, project: project, stage: stage, device: device, appearance: appearance,
-                                      locale: locale, textSize: textSize, payloadFile: payloadFile, options: options,
-                                      warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
-                        results += render(job)
-                    }
-                }
-            }
+            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
+                          locale: planned.locale, textSize: planned.textSize, payloadFile: payloadFile, options: options,
+                          warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
+            results += render(job)
         }
         return results
     }
