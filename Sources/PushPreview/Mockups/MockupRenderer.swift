@@ -1,9 +1,6 @@
-import Checked
 import ContentStage
 import Diagnostics
 import Foundation
-import Imaging
-import Layout
 import Payload
 import Rendering
 import ServiceStage
@@ -12,55 +9,19 @@ import Templating
 import Typography
 
 /// Runs the whole pipeline for payload files. Owns one font system, so one renderer per thread.
+/// Runs the whole pipeline for payload files: the view plan says which notifications a payload
+/// is drawn as; the service stage delivers each; then, per view, the template data (with the
+/// images media preparation registers) is laid out and the writer writes it. Owns one font
+/// system, so one renderer per thread.
 public final class MockupRenderer {
     let fonts: FontSystem
     let templates: URL
-    let images: ImageStore
-    // What is kept across payloads, each within a budget of bytes (its keys' text counted too),
-    // so a worker's memory stays flat however many payloads it is given.
-    /// Banner thumbnails already made (PNGs of a few kB), by attachment, size and options.
-    var thumbnails = BoundedCache<String, [UInt8]>(budget: 2 << 20)
-    /// Video posters (PNGs up to a few hundred kB) and media durations already read, by file, size and time.
-    var posters = BoundedCache<String, MediaPoster>(budget: 8 << 20)
-    struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
+    let media: MediaPreparation
+    let data: ViewData
+    let writer: MockupWriter
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
-    /// Shared media files already written, by output folder (a renderer may write more than
-    /// one), content and size.
-    var mediaNames = BoundedCache<String, String>(budget: 1 << 20)
-    /// The @font-face files loaded so far, by project folder and the `url()` a template gave
-    /// (set again each time a page's style sheets are read, so never evicted before its page is written).
-    var fontFaces = BoundedCache<String, URL>(budget: 256 << 10)
     private var stages: [URL: ContentStage] = [:]
-    func localizer(_ job: Job) -> Localizer {
-        Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
-    }
-
-    /// The category's actions, or those the payload brings (`actionsFrom`): an extension that sets
-    /// `notificationActions` replaces the category's. Each problem is said; an entry without an
-    /// identifier or title is left out.
-    func actions(_ n: DeliveredNotification, category: NotificationCategory?, settings: CategoryViewSettings, warnings: inout [String]) -> [NotificationAction] {
-        guard let path = settings.actionsFrom else { return category?.actions ?? [] }
-        let at = "pushpreview.json categories.\(n.category ?? "").actionsFrom \(path)"
-        switch KeyPath(path).lookup(in: JSONValue.object(n.userInfo)) {
-        case .missing:
-            warnings.append("\(at): the payload has no \(path); the category's actions are shown")
-            return category?.actions ?? []
-        case .wrongType(let where_, let found):
-            warnings.append("\(at): \(where_) is \(found); the category's actions are shown")
-            return category?.actions ?? []
-        case .found(let value):
-            guard case .array(let items)? = value as? JSONValue else {
-                warnings.append("\(at): expected an array of actions, got \(KeyPath.typeName(value)); the category's actions are shown")
-                return category?.actions ?? []
-            }
-            return items.enumerated().compactMap { i, item in
-                NotificationAction.read(item, at: "\(path)[\(i)]", names: settings.actionFields) { severity, place, message in
-                    warnings.append("payload \(place): \(message)")
-                }
-            }
-        }
-    }
 
     /// Told what the renderer is about to do, so a supervisor can say where a worker died.
     public var activity: ((String) -> Void)?
@@ -78,7 +39,9 @@ public final class MockupRenderer {
     public init(fonts: FontSet, templates: URL, pixelCache: PixelCache = PixelCache()) throws(TypographyError) {
         self.fonts = try FontSystem(fonts: fonts)
         self.templates = templates
-        images = ImageStore(pixelCache: pixelCache)
+        media = MediaPreparation(pixelCache: pixelCache)
+        data = ViewData(templates: templates)
+        writer = MockupWriter(fonts: self.fonts, images: media.images)
     }
 
     /// The device profiles a project can use: the repository's, then its own `devices.json`
@@ -173,7 +136,7 @@ public final class MockupRenderer {
         var customView: ContentStage.CustomView?
         var templateFile: String?
         do {
-            (customView, templateFile) = try customViewSource(job, ext: ext, category: category, result: &base)
+            (customView, templateFile) = try data.customView(job, ext: ext, category: category, result: &base)
         } catch {
             base.errors.append("\(error)")
             return [base]
@@ -187,9 +150,9 @@ public final class MockupRenderer {
                 }  // else: the configuration's issue, carried above
             }
         }
-        let strings = localizer(job)
+        let strings = data.localizer(job)
         // Only a content extension sets notificationActions (the validator says when none claims the category).
-        context.actions = Array(actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, warnings: &base.warnings).prefix(NotificationCategory.maxActions))
+        context.actions = Array(data.actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, warnings: &base.warnings).prefix(NotificationCategory.maxActions))
             .map { action in
                 let (shown, found) = ActionTexts.localized(action, strings, category: n.category)
                 base.warnings += found.map(\.description)
@@ -248,9 +211,9 @@ public final class MockupRenderer {
         var bannerContext = context
         bannerContext.customTitle = nil
         if job.options.hiddenPreviews {
-            hidePreview(&bannerContext, category: category, job: job, result: &banner)
+            data.hidePreview(&bannerContext, category: category, job: job, result: &banner)
         } else {
-            bannerContext.banner.thumbnail = thumbnail(for: n, job: job, result: &banner)
+            bannerContext.banner.thumbnail = media.thumbnail(for: n, job: job, result: &banner)
         }
         render(.banner, name: banner.view, context: bannerContext, customView: nil, ratio: 1, templateFile: nil, job: job, result: &banner)
         results.append(banner)
@@ -259,7 +222,7 @@ public final class MockupRenderer {
             hidden.view = "banner-hidden"
             hidden.outputs = []
             var c = context
-            hidePreview(&c, category: category, job: job, result: &hidden)
+            data.hidePreview(&c, category: category, job: job, result: &hidden)
             render(.banner, name: hidden.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &hidden)
             results.append(hidden)
         }
@@ -282,16 +245,16 @@ public final class MockupRenderer {
     }
 
     /// What every view of a job starts from: its result and its template data, the page's images
-    /// begun; no data when an attachment or the icon could not be read (the result says why).
+    /// registered; no data when an attachment could not be read (the result says why).
     func begin(_ job: Job, view: String) -> (MockupResult, TemplateContext?) {
         let n = job.notification
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
                                 view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
                                 textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
-        images.beginPage()
-        images.resolver = { src in Self.resolveTemplateImage(src, project: job.project) }
+        media.beginPage(job.project)
+        loadAppFonts(job, result: &base)
         do {
-            let context = try makeContext(job, result: &base)
+            let context = try data.context(job, media: media, result: &base)
             return (base, context)
         } catch {
             base.errors.append("\(error)")
@@ -299,18 +262,20 @@ public final class MockupRenderer {
         }
     }
 
-    /// With previews hidden iOS shows the app icon (not a sender's avatar), the title
-    /// "Notification" in the locale's words (or the real one, with hiddenPreviewsShowTitle), the
-    /// subtitle only with hiddenPreviewsShowSubtitle, and the category's placeholder body, `%u`
-    /// being the thread's count (one here); no thumbnail.
-    func hidePreview(_ context: inout TemplateContext, category: NotificationCategory?, job: Job, result: inout MockupResult) {
-        let n = context.notification, options = category?.options ?? []
-        var banner = TemplateContext.Banner()
-        banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : systemString("Notification", job: job, result: &result)
-        banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
-        banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
-        context.banner = banner
-        context.notification.communication = nil
+    /// The optional whole-screen views asked for (`--view`): the notification (or the stack) on
+    /// the Lock Screen, rising from the bottom, and in Notification Center, listed under the clock.
+    func screens(_ context: TemplateContext, name prefix: String, base: MockupResult, job: Job) -> [MockupResult] {
+        RenderOptions.optionalViews.filter(job.options.extraViews.contains).map { view in
+            var result = base
+            result.view = prefix + view
+            var c = context
+            c.lockScreen = data.lockScreen(job)
+            if view == "notification-center" {
+                c.lockScreen?.centerTitle = data.systemString("Notification Center", job: job, result: &result)
+            }
+            render(.lockScreen, name: result.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &result)
+            return result
+        }
     }
 
     static func report(_ a: NotificationAction) -> ActionReport {

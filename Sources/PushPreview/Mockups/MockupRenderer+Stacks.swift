@@ -66,23 +66,10 @@ extension MockupRenderer {
     func renderStack(_ job: Job, count: Int, arguments: [String], category: NotificationCategory?, members: Int) -> [MockupResult] {
         var (base, made) = begin(job, view: "stack")
         guard var context = made else { return [base] }
-        context.banner.thumbnail = thumbnail(for: job.notification, job: job, result: &base)
-        context.stack = .init(count: members, summary: summary(count: count, arguments: arguments, category: category, job: job, result: &base))
+        context.banner.thumbnail = media.thumbnail(for: job.notification, job: job, result: &base)
+        context.stack = .init(count: members, summary: data.summary(count: count, arguments: arguments, category: category, job: job, result: &base))
         var stack = base
         render(.stack, name: "stack", context: context, customView: nil, ratio: 1, templateFile: nil, job: job, result: &stack)
         return [stack] + screens(context, name: "stack-", base: base, job: job)
-    }
-
-    /// The summary line: the category's `categorySummaryFormat` (a key of the app's strings, or
-    /// the format itself) with the count and the notifications' summary arguments, pluralized for
-    /// the locale; else the system's "N more notifications".
-    func summary(count: Int, arguments: [String], category: NotificationCategory?, job: Job, result: inout MockupResult) -> String {
-        let args = ["\(count)", arguments.joined(separator: ", ")]
-        guard let format = category?.categorySummaryFormat else { return systemString("%u more notifications", args: args, job: job, result: &result) }
-        if let found = localizer(job).find(key: format, args: args) {
-            if found.fellBack { result.warnings += found.warnings.prefix(1).map { "categorySummaryFormat: \($0)" } }
-            return found.text
-        }
-        return Localizer.format(format, args).text
     }
 }

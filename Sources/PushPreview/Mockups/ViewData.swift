@@ -1,0 +1,144 @@
+import ContentStage
+import Foundation
+import Payload
+import ServiceStage
+import Templating
+
+/// What a view's templates are filled from, in the job's locale: the notification as delivered,
+/// the app's name, the images media preparation registered, the category's actions and the
+/// custom view's template, and what iOS itself writes (a level's label, "Notification", a
+/// stack's summary, the Lock Screen's clock).
+struct ViewData {
+    /// The share folder's templates, whose `system/strings` hold iOS's own words.
+    let templates: URL
+
+    func localizer(_ job: MockupRenderer.Job) -> Localizer {
+        Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
+    }
+
+    /// The data every view of the job starts from, the page's images registered by `media`.
+    func context(_ job: MockupRenderer.Job, media: MediaPreparation, result: inout MockupResult) throws(ConfigError) -> TemplateContext {
+        let sources = try media.attachments(job, result: &result)
+        let icon = media.appIcon(job, result: &result)
+        // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
+        let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
+        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device,
+                                      appearance: job.appearance, locale: job.language, attachmentSources: sources)
+        context.textSize = job.textSize
+        context.avatarSource = media.avatar(job, result: &result)
+        switch job.notification.interruptionLevel {
+        case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
+        case .critical: context.levelLabel = systemString("Critical Alert", job: job, result: &result)
+        case .active, .passive: break
+        }
+        return context
+    }
+
+    /// What iOS itself writes (a level's label, a stack's summary), in the job's locale, from
+    /// `Templates/system/strings`; a locale it lacks is said and shown in English.
+    func systemString(_ key: String, args: [String] = [], job: MockupRenderer.Job, result: inout MockupResult) -> String {
+        let strings = Localizer.shared(folders: [templates.appendingPathComponent("system/strings")], locale: job.language)
+        let found = strings.resolve(key: key, args: args)
+        if found.fellBack || found.source == nil {
+            let note = "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\""
+            if !result.warnings.contains(note) { result.warnings.append(note) }
+        }
+        return found.text
+    }
+
+    /// The category's actions, or those the payload brings (`actionsFrom`): an extension that sets
+    /// `notificationActions` replaces the category's. Each problem is said; an entry without an
+    /// identifier or title is left out.
+    func actions(_ n: DeliveredNotification, category: NotificationCategory?, settings: CategoryViewSettings, warnings: inout [String]) -> [NotificationAction] {
+        guard let path = settings.actionsFrom else { return category?.actions ?? [] }
+        let at = "pushpreview.json categories.\(n.category ?? "").actionsFrom \(path)"
+        switch KeyPath(path).lookup(in: JSONValue.object(n.userInfo)) {
+        case .missing:
+            warnings.append("\(at): the payload has no \(path); the category's actions are shown")
+            return category?.actions ?? []
+        case .wrongType(let where_, let found):
+            warnings.append("\(at): \(where_) is \(found); the category's actions are shown")
+            return category?.actions ?? []
+        case .found(let value):
+            guard case .array(let items)? = value as? JSONValue else {
+                warnings.append("\(at): expected an array of actions, got \(KeyPath.typeName(value)); the category's actions are shown")
+                return category?.actions ?? []
+            }
+            return items.enumerated().compactMap { i, item in
+                NotificationAction.read(item, at: "\(path)[\(i)]", names: settings.actionFields) { severity, place, message in
+                    warnings.append("payload \(place): \(message)")
+                }
+            }
+        }
+    }
+
+    /// `--template`, else the template of the category's extension: `Templates/ID.html` (or the
+    /// category's `template`) in the project, then among the share folder's stock templates; and
+    /// the name the report gives it.
+    func customView(_ job: MockupRenderer.Job, ext: ContentExtension?, category: NotificationCategory?,
+                    result: inout MockupResult) throws(TemplateError) -> (ContentStage.CustomView?, String?) {
+        if let template = job.options.template {
+            guard let data = FileManager.default.contents(atPath: template.path) else {
+                throw TemplateError(file: template.path, line: 0, message: "no such template file")
+            }
+            return (.init(source: String(decoding: data, as: UTF8.self), file: template.path), template.path)
+        }
+        guard let ext, let id = job.notification.category else { return (nil, nil) }
+        let name = (category?.template ?? id) + ".html"
+        for (index, folder) in job.stage.templateFolders.enumerated() {
+            let file = folder.appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: file.path) {
+                // Reported as the project names it (Templates/ID.html, or stock/NAME.html among
+                // the share folder's), not by where the project or the tool happen to be.
+                return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), index == 0 ? "Templates/\(name)" : name)
+            }
+        }
+        result.warnings.append("\(ext.file) claims category \"\(id)\" but there is no Templates/\(name); drawing the system's default expanded look")
+        return (nil, nil)
+    }
+
+    /// With previews hidden iOS shows the app icon (not a sender's avatar), the title
+    /// "Notification" in the locale's words (or the real one, with hiddenPreviewsShowTitle), the
+    /// subtitle only with hiddenPreviewsShowSubtitle, and the category's placeholder body, `%u`
+    /// being the thread's count (one here); no thumbnail.
+    func hidePreview(_ context: inout TemplateContext, category: NotificationCategory?, job: MockupRenderer.Job, result: inout MockupResult) {
+        let n = context.notification, options = category?.options ?? []
+        var banner = TemplateContext.Banner()
+        banner.title = options.contains(.hiddenPreviewsShowTitle) && !n.title.isEmpty ? n.title : systemString("Notification", job: job, result: &result)
+        banner.subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? n.subtitle : ""
+        banner.body = (category?.hiddenPreviewsBodyPlaceholder ?? "").replacingOccurrences(of: "%u", with: "1")
+        context.banner = banner
+        context.notification.communication = nil
+    }
+
+    /// The Lock Screen's date and clock, at Apple's demo time (9:41 on Tuesday 9 January 2007),
+    /// in the job's locale, so that every run draws the same page.
+    func lockScreen(_ job: MockupRenderer.Job) -> TemplateContext.LockScreen {
+        let locale = Locale(identifier: job.language)
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let moment = Date(timeIntervalSince1970: 1_168_335_660) // 2007-01-09 09:41 UTC
+        formatter.setLocalizedDateFormatFromTemplate("EEEEMMMMd")
+        let date = formatter.string(from: moment)
+        // The clock without its day period, as the Lock Screen draws it.
+        formatter.setLocalizedDateFormatFromTemplate("jmm")
+        formatter.dateFormat = formatter.dateFormat.replacingOccurrences(of: "a", with: "").replacingOccurrences(of: "B", with: "")
+            .trimmingCharacters(in: .whitespaces)
+        let clock = formatter.string(from: moment).trimmingCharacters(in: .whitespaces)
+        return .init(date: date, clock: clock, device: job.device)
+    }
+
+    /// A thread's summary line: the category's `categorySummaryFormat` (a key of the app's strings,
+    /// or the format itself) with the count and the notifications' summary arguments, pluralized
+    /// for the locale; else the system's "N more notifications".
+    func summary(count: Int, arguments: [String], category: NotificationCategory?, job: MockupRenderer.Job, result: inout MockupResult) -> String {
+        let args = ["\(count)", arguments.joined(separator: ", ")]
+        guard let format = category?.categorySummaryFormat else { return systemString("%u more notifications", args: args, job: job, result: &result) }
+        if let found = localizer(job).find(key: format, args: args) {
+            if found.fellBack { result.warnings += found.warnings.prefix(1).map { "categorySummaryFormat: \($0)" } }
+            return found.text
+        }
+        return Localizer.format(format, args).text
+    }
+}
