@@ -49,6 +49,12 @@ try:
         time.sleep(0.2)
     seen["images loaded"] = f"{loaded}/{len(images)}"
     if not images or loaded != len(images): problems.append(f"only {loaded} of {len(images)} images loaded")
+    # On a phone's width every card fits the page: nothing runs off its right edge.
+    driver.set_window_size(390, 900)
+    overflow = driver.execute_script("""const w = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('.card:not([hidden])')].filter(c => c.getBoundingClientRect().right > w + 0.5).length""")
+    seen["cards past a 390 px page's edge"] = overflow
+    if overflow: problems.append(f"{overflow} cards run past the right edge of a 390 px wide page")
     errors = [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
     if errors: problems.append("console errors: " + "; ".join(errors[:3]))
 finally:

@@ -96,8 +96,9 @@ enum GalleryPage {
     select { margin-left: 4px; font: inherit; }
     main { padding: 8px 20px 40px; }
     h2 { margin: 28px 0 10px; font-size: 16px; }
-    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; align-items: start; }
+    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(300px, 100%), 1fr)); gap: 16px; align-items: start; }
     .card.wide { grid-column: span 2; }
+    @media (max-width: 680px) { .card.wide { grid-column: auto; } }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 10px; content-visibility: auto;
       contain-intrinsic-size: 300px 700px; }
     .card[hidden], section[hidden] { display: none; }
