@@ -23,7 +23,7 @@ enum ServeCommand {
             .value("port", "N", "port to listen on, 0 to 65535 (default 8765; 0: any free port, printed)"),
             .value("host", "ADDR", "address to listen on (default 127.0.0.1; anything else is warned about unless --auth-key is given)"),
             .value("jobs", "N", "parallel workers, 1 to 16 (default 2)"),
-            .value("topic", "ID", "the app's bundle ID: apns-topic must be it (default: the project's bundleId setting; else any topic)"),
+            .value("topic", "ID", "the app's bundle ID: apns-topic must be it (default: the bundleId setting, else the Xcode app's PRODUCT_BUNDLE_IDENTIFIER; else any topic)"),
             .value("auth-key", "FILE", "token authentication: the team's AuthKey_KEYID.p8; requests then need a valid ES256 provider token", completes: .file),
             .value("team-id", "T", "the team ID the provider tokens must name (iss), with --auth-key"),
             .value("key-id", "K", "the key ID the tokens must name (kid), when the .p8 file's name does not say it"),
@@ -86,7 +86,7 @@ enum ServeCommand {
             if !isLoopback(host) && token == nil {
                 printError("pushpreview serve: warning: listening on \(host) without --auth-key: anyone who can reach it can send pushes and read the gallery")
             }
-            if topic == nil { printError("pushpreview serve: warning: no bundle ID (--topic, or bundleId in pushpreview.json): every apns-topic is taken") }
+            if topic == nil { printError("pushpreview serve: warning: no bundle ID (--topic, bundleId in pushpreview.json, or the Xcode app's PRODUCT_BUNDLE_IDENTIFIER): every apns-topic is taken") }
             fflush(nil)
             // Ctrl-C: connections closed, workers stopped, then the process ends by the signal.
             ChildProcesses.onSignal {

@@ -11,7 +11,8 @@ import XcodeImport
 public struct Project: Sendable {
     public var folder: URL
     public var appName = "PushPreview"
-    /// The app's bundle ID (`bundleId`): the apns-topic `serve`'s endpoint requires.
+    /// The app's bundle ID (`bundleId`, else the Xcode app's `PRODUCT_BUNDLE_IDENTIFIER`): the
+    /// apns-topic `serve`'s endpoint requires.
     public var bundleID: String?
     /// The app icon's images: `appIcon` (a file in the project), else the Xcode app's icon set.
     public var appIcon: AppIconFiles?
@@ -128,6 +129,7 @@ public struct Project: Sendable {
         let app = try reader(path, settingsFile)
         xcodeReading = app
         if !nameSet, let name = app.displayName { appName = name }
+        if bundleID == nil { bundleID = app.bundleID }
         if appIcon == nil, appIconProblem == nil {
             appIcon = app.appIcon
             // Problems with an icon that is still drawn (a layer it could not draw) are no placeholder.

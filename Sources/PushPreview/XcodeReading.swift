@@ -8,6 +8,7 @@ import XcodeImport
 /// done in a worker of its own (`ContainedTask.readProject`) and sent back to the supervisor.
 struct XcodeReading: Codable, Sendable {
     var displayName: String?
+    var bundleID: String?
     var appIcon: AppIconFiles?
     var iconProblems: [String] = []
     var fonts: [URL] = []
@@ -30,6 +31,7 @@ struct XcodeReading: Codable, Sendable {
         do { app = try XcodeApp(path: path) } catch { throw ProjectError(Diagnostic(.error, code: "xcode", file: settingsFile, keyPath: "xcode", error.description)) }
         problems = app.problems
         displayName = app.displayName
+        bundleID = app.bundleID
         switch app.appIcon(problems: &iconProblems) {
         case .set(let set)?: if let light = set.light ?? set.dark { appIcon = AppIconFiles(light: light, dark: set.dark, tinted: set.tinted) }
         case .composer(let icon)?: appIcon = AppIconComposition.files(icon, problems: &iconProblems)

@@ -86,6 +86,18 @@ struct XcodeRunTests {
 
     /// The strings are the app's, per locale; the display name comes from its InfoPlist.strings;
     /// a string changed in the app is what the next run shows.
+    /// serve's APNs endpoint requires the app's bundle ID as apns-topic: the setting, else the
+    /// app target's PRODUCT_BUNDLE_IDENTIFIER in its default configuration, expanded (Lighthouse
+    /// builds "org.example.lighthouse$(BUNDLE_SUFFIX)", the suffix empty in Release).
+    @Test func theBundleIDIsTheSettingElseTheAppTargets() throws {
+        let repo = try Repo(font: false)
+        #expect(try Project(folder: repo.project).bundleID == "org.example.lighthouse")
+        try repo.write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj", "bundleId": "com.example.other"}"#)
+        #expect(try Project(folder: repo.project).bundleID == "com.example.other")
+        try repo.write("pushpreview.json", #"{}"#)
+        #expect(try Project(folder: repo.project).bundleID == nil)
+    }
+
     @Test func stringsAreReadAgainOnEveryRun() throws {
         let repo = try Repo()
         func banner(_ results: [MockupResult], _ payload: String = "storm") throws -> MockupResult {

@@ -114,6 +114,14 @@ public struct XcodeApp {
             .compactMap { $0 as? String }.first { !$0.isEmpty }
     }
 
+    /// The app's bundle identifier (`PRODUCT_BUNDLE_IDENTIFIER`, expanded); nil when the build
+    /// settings leave it to a variable this reading cannot know (set in CI, or by a tool).
+    public var bundleID: String? {
+        guard let id = app?.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"], !id.isEmpty,
+              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        return id
+    }
+
     /// The app icon the build settings name (`ASSETCATALOG_COMPILER_APPICON_NAME`, else `AppIcon`):
     /// an Icon Composer bundle `NAME.icon` among the app's resources, else the asset catalogs'
     /// `NAME.appiconset`. The bundle wins when both exist, as in Xcode 26, which builds the icon of
