@@ -261,6 +261,8 @@ struct PropertyParser {
     /// The `font` shorthand (CSS Fonts 4 §2.8): [style] [weight] size[/line-height] family, the
     /// longhands it leaves out reset to their initial values.
     func font(_ v: String, _ s: inout ComputedStyle) -> Bool {
+        // White space around the slash is allowed ("16px / 32px serif", CSS Fonts 4 §2.9).
+        let v = v.replacingOccurrences(of: #"\s*/\s*"#, with: "/", options: .regularExpression)
         var words = v.split(whereSeparator: \.isWhitespace).map(String.init)[...]
         var style = "normal", weight = "normal"
         // Style, variant and weight, each at most once, in any order, up to three words in all

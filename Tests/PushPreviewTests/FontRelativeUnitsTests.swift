@@ -51,4 +51,13 @@ struct FontRelativeUnitsTests {
         #expect(width(styled) == nil)
         #expect(warnings.count == 1 && warnings[0].message.contains("width: 10ch"), "\(warnings)")
     }
+
+    /// The `font` shorthand allows white space around its slash (WPT's webkit-line-clamp-005 sets
+    /// `font: 16px / 32px serif`): it was dropped whole, and its lines were 20 pt instead of 32.
+    @Test(arguments: ["16px / 32px serif", "16px/ 32px serif", "16px /32px serif", "italic bold 16px/32px serif"])
+    func fontShorthandTakesWhiteSpaceAroundTheSlash(_ font: String) throws {
+        let (body, warnings) = try resolve("<div style=\"font: \(font)\">x</div>", fonts: fonts)
+        guard case .element(let div) = body.children.first else { Issue.record("no div"); return }
+        #expect(div.style.fontSize == 16 && div.style.lineHeight == 32 && div.style.fontFamily == "serif", "\(div.style.fontSize) \(String(describing: div.style.lineHeight)) \(div.style.fontFamily) \(warnings)")
+    }
 }
