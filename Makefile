@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build install deb demo test bench fidelity fidelity-compare fuzz fuzz-smoke sanitizers clean
+.PHONY: deps build install deb demo test bench fidelity fidelity-compare fidelity-record fuzz fuzz-smoke sanitizers clean
 
 deps:
 	@scripts/install-deps
@@ -93,6 +93,16 @@ fidelity-compare:
 	SHARED=$(SHARED) .build/$(CONFIG)/pushpreview-fidelity yoga-prepare $(FIDELITY_DIR)-yoga
 	/usr/bin/python3 scripts/chromium-capture.py $(FIDELITY_DIR)-yoga
 	.build/$(CONFIG)/pushpreview-fidelity yoga-compare $(FIDELITY_DIR)-yoga
+
+# Chromium's boxes, page heights and computed styles for every fixture, into the checked-in
+# Tests/Fixtures/layout/expected/NAME.json that the LayoutTests and StylingTests targets compare
+# our engine with on every `swift test`, browser or not. Run it after adding or changing a
+# fixture, and commit what it writes (the same Chromium writes the same bytes).
+fidelity-record: deps
+	$(SWIFT) build -c $(CONFIG) --product pushpreview-fidelity
+	@rm -rf $(FIDELITY_DIR)-record
+	.build/$(CONFIG)/pushpreview-fidelity prepare $(FIDELITY_DIR)-record
+	/usr/bin/python3 scripts/fidelity-record.py $(FIDELITY_DIR)-record Tests/Fixtures/layout
 
 clean:
 	rm -rf .build

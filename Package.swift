@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "LayoutFixtures", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        // Our fixtures against Chromium's boxes and computed styles recorded in
+        // Tests/Fixtures/layout/expected by `make fidelity-record`: no browser needed.
+        .testTarget(name: "LayoutTests", dependencies: ["LayoutFixtures", "Layout"]),
+        .testTarget(name: "StylingTests", dependencies: ["LayoutFixtures", "Styling"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
         .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating"]),

@@ -4,8 +4,7 @@ with an id (getBoundingClientRect) and a screenshot at the same size and scale a
 Yoga fixture page (a yoga.txt beside it), every node of every case.
 Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
 import base64, json, os, sys
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium_driver
 
 work = os.path.abspath(sys.argv[1])
 
@@ -30,12 +29,7 @@ YOGA_BOXES = """
         out[root.id] = boxes;
     }
     return out;"""
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none",
-             "--disable-lcd-text", "--force-color-profile=srgb", "--allow-file-access-from-files"]:
-    options.add_argument(flag)
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium_driver.start()
 try:
     for stem in sorted(os.listdir(work)):
         folder = os.path.join(work, stem)
@@ -49,10 +43,7 @@ try:
             continue
         size = json.load(open(os.path.join(folder, "size.json")))
         w, h, scale = size["width"], max(1, size["height"]), size["scale"]
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": int(w), "height": int(-(-h // 1)), "deviceScaleFactor": scale, "mobile": False})
-        driver.get("file://" + page)
-        driver.execute_script("return document.fonts.ready.then(() => true)")
+        chromium_driver.load(driver, page, w, h, scale)
         boxes = driver.execute_script("""
             return Array.from(document.querySelectorAll('[id]')).map(e => {
                 const r = e.getBoundingClientRect();
