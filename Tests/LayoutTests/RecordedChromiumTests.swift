@@ -8,8 +8,6 @@ import Testing
 /// `make fidelity-record`: a layout regression fails here where no browser is installed
 /// (`make fidelity` still checks against the live Chromium).
 struct RecordedChromiumTests {
-    /// Within this many points of Chromium's box, as `make fidelity` asks.
-    static let tolerance = 0.5
     /// Fixtures whose boxes are known not to match Chromium's yet, each with why; they are still
     /// compared, and each must still miss (so a fix is noticed and the entry removed).
     static let knownMisses: [String: String] = [:]
@@ -40,36 +38,13 @@ struct RecordedChromiumTests {
         }
     }
 
-    /// What differs by more than `tolerance`: each id'd box (ours against Chromium's), a box on
-    /// one side only, and the page's height. An inline box of Chromium's has no box of its own
-    /// in our scene (its text is laid out in its block's lines): it is not asked for.
+    /// Every box (BoxComparison) and the page's height.
     static func differences(in page: FixturePage, from expected: Expectation) -> [String] {
-        var misses: [String] = []
-        let ours = Dictionary(page.scene.boxes.compactMap { box in box.id.map { ($0, box) } }, uniquingKeysWith: { first, _ in first })
-        for (id, chrome) in expected.boxes.sorted(by: { $0.key < $1.key }) {
-            let display = expected.styles[id]?.display
-            switch (ours[id], chrome) {
-            case (nil, nil): continue
-            case (nil, _?) where display == "inline": continue
-            case (nil, let c?): misses.append("#\(id): no box here, Chromium's is \(format(c))")
-            case (let o?, nil): misses.append("#\(id): Chromium makes no box, ours is \(format([o.x, o.y, o.width, o.height]))")
-            case (let o?, let c?):
-                let mine = [o.x, o.y, o.width, o.height]
-                let delta = zip(mine, c).map { abs($0 - $1) }.max() ?? 0
-                if delta > tolerance { misses.append("#\(id): ours \(format(mine)), Chromium's \(format(c)), \(String(format: "%.2f", delta)) pt off") }
-            }
-        }
-        for id in ours.keys.sorted() where expected.boxes[id] == nil {
-            misses.append("#\(id): laid out here but not recorded (an id added since make fidelity-record?)")
-        }
-        if abs(page.scene.height - expected.height) > tolerance {
-            misses.append("page height: ours \(format([page.scene.height])), Chromium's \(format([expected.height]))")
+        var misses = BoxComparison.differences(ours: BoxComparison.byID(page.scene.boxes), chrome: expected.boxes, displays: expected.styles.mapValues(\.display))
+        if abs(page.scene.height - expected.height) > BoxComparison.tolerance {
+            misses.append("page height: ours \(BoxComparison.format([page.scene.height])), Chromium's \(BoxComparison.format([expected.height]))")
         }
         return misses
-    }
-
-    static func format(_ values: [Double]) -> String {
-        "(" + values.map { String(format: "%g", ($0 * 100).rounded() / 100) }.joined(separator: ", ") + ")"
     }
 }
 
