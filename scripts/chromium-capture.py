@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Lays out each prepared fixture page in headless Chromium: box geometry of every element
 with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours; for a
-Yoga fixture page (a yoga.txt beside it), every node of every case.
+Yoga fixture page (a yoga.txt beside it), every node of every case; for a Web Platform Test
+page (a wpt.txt), every id'd element.
 Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
 import base64, json, os, sys
 import chromium_driver
@@ -29,6 +30,17 @@ YOGA_BOXES = """
         out[root.id] = boxes;
     }
     return out;"""
+# A Web Platform Test page (a wpt.txt beside it): every element of the body, by id, its border
+# box (null without one) and its computed display, at an 800 × 600 viewport.
+WPT_BOXES = """
+    const boxes = {}, displays = {};
+    for (const e of document.querySelectorAll('body [id]')) {
+        if (e.id in boxes) continue;
+        const r = e.getBoundingClientRect();
+        boxes[e.id] = e.getClientRects().length === 0 ? null : [r.x, r.y, r.width, r.height];
+        displays[e.id] = getComputedStyle(e).display;
+    }
+    return {boxes, displays};"""
 driver = chromium_driver.start()
 try:
     for stem in sorted(os.listdir(work)):
@@ -40,6 +52,10 @@ try:
             driver.get("file://" + page)
             driver.execute_script("return document.fonts.ready.then(() => true)")
             json.dump(driver.execute_script(YOGA_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
+            continue
+        if os.path.exists(os.path.join(folder, "wpt.txt")):
+            chromium_driver.load(driver, page, 800, 600)
+            json.dump(driver.execute_script(WPT_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
             continue
         size = json.load(open(os.path.join(folder, "size.json")))
         w, h, scale = size["width"], max(1, size["height"]), size["scale"]

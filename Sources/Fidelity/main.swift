@@ -20,8 +20,8 @@ let width = FixtureLab.width, scale = 2
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 let fixtures = root.appendingPathComponent("Tests/Fixtures/layout")
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["prepare", "compare", "yoga-prepare", "yoga-compare"].contains(arguments[1]) else {
-    print("usage: pushpreview-fidelity prepare|compare|yoga-prepare|yoga-compare WORKDIR")
+guard arguments.count == 3, ["prepare", "compare", "yoga-prepare", "yoga-compare", "wpt-prepare", "wpt-compare"].contains(arguments[1]) else {
+    print("usage: pushpreview-fidelity prepare|compare|yoga-prepare|yoga-compare|wpt-prepare|wpt-compare WORKDIR")
     exit(2)
 }
 let work = URL(fileURLWithPath: arguments[2])
@@ -167,6 +167,8 @@ do {
     case "prepare": try prepare(); exit(0)
     case "yoga-prepare": exit(try yogaPrepare())
     case "yoga-compare": exit(try yogaCompare())
+    case "wpt-prepare": exit(try wptPrepare())
+    case "wpt-compare": exit(try wptCompare())
     default: exit(try compare())
     }
 } catch {
