@@ -55,9 +55,16 @@ let package = Package(
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Checked", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
-        .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
+        .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
+        // Tests/Fixtures/layout laid out the one way the fidelity check and the Layout and Styling
+        // tests both lay them out.
+        .target(name: "LayoutFixtures", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        // Our fixtures against Chromium's boxes and computed styles recorded in
+        // Tests/Fixtures/layout/expected by `make fidelity-record`: no browser needed.
+        .testTarget(name: "LayoutTests", dependencies: ["LayoutFixtures", "Layout"]),
+        .testTarget(name: "StylingTests", dependencies: ["LayoutFixtures", "Styling"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
         .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating"]),

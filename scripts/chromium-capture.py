@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Lays out each prepared fixture page in headless Chromium: box geometry of every element
 with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours; for a
-Yoga fixture page (a yoga.txt beside it), every node of every case.
+Yoga fixture page (a yoga.txt beside it), every node of every case; for a Web Platform Test
+page (a wpt.txt), every id'd element.
 Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
 import base64, json, os, sys
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium_driver
 
 work = os.path.abspath(sys.argv[1])
 
@@ -30,12 +30,18 @@ YOGA_BOXES = """
         out[root.id] = boxes;
     }
     return out;"""
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none",
-             "--disable-lcd-text", "--force-color-profile=srgb", "--allow-file-access-from-files"]:
-    options.add_argument(flag)
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+# A Web Platform Test page (a wpt.txt beside it): every element of the body, by id, its border
+# box (null without one) and its computed display, at an 800 × 600 viewport.
+WPT_BOXES = """
+    const boxes = {}, displays = {};
+    for (const e of document.querySelectorAll('body [id]')) {
+        if (e.id in boxes) continue;
+        const r = e.getBoundingClientRect();
+        boxes[e.id] = e.getClientRects().length === 0 ? null : [r.x, r.y, r.width, r.height];
+        displays[e.id] = getComputedStyle(e).display;
+    }
+    return {boxes, displays};"""
+driver = chromium_driver.start()
 try:
     for stem in sorted(os.listdir(work)):
         folder = os.path.join(work, stem)
@@ -47,12 +53,13 @@ try:
             driver.execute_script("return document.fonts.ready.then(() => true)")
             json.dump(driver.execute_script(YOGA_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
             continue
+        if os.path.exists(os.path.join(folder, "wpt.txt")):
+            chromium_driver.load(driver, page, 800, 600)
+            json.dump(driver.execute_script(WPT_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
+            continue
         size = json.load(open(os.path.join(folder, "size.json")))
         w, h, scale = size["width"], max(1, size["height"]), size["scale"]
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": int(w), "height": int(-(-h // 1)), "deviceScaleFactor": scale, "mobile": False})
-        driver.get("file://" + page)
-        driver.execute_script("return document.fonts.ready.then(() => true)")
+        chromium_driver.load(driver, page, w, h, scale)
         boxes = driver.execute_script("""
             return Array.from(document.querySelectorAll('[id]')).map(e => {
                 const r = e.getBoundingClientRect();

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import PushPreview
 import Layout
+import LayoutFixtures
 import Rendering
 import Styling
 import Templating
@@ -15,12 +16,12 @@ import Typography
 // `compare` prints, per case, the largest box difference (pt) and the share of pixels
 // that differ by more than 25%, and checks the targets.
 
-let width = 360.0, scale = 2
+let width = FixtureLab.width, scale = 2
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 let fixtures = root.appendingPathComponent("Tests/Fixtures/layout")
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["prepare", "compare", "yoga-prepare", "yoga-compare"].contains(arguments[1]) else {
-    print("usage: pushpreview-fidelity prepare|compare|yoga-prepare|yoga-compare WORKDIR")
+guard arguments.count == 3, ["prepare", "compare", "yoga-prepare", "yoga-compare", "wpt-prepare", "wpt-compare"].contains(arguments[1]) else {
+    print("usage: pushpreview-fidelity prepare|compare|yoga-prepare|yoga-compare|wpt-prepare|wpt-compare WORKDIR")
     exit(2)
 }
 let work = URL(fileURLWithPath: arguments[2])
@@ -28,50 +29,29 @@ let names = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path
 
 struct Box: Codable { var id: String?; var x, y, width, height: Double }
 
-/// The font files @font-face fixtures may name, from Debian's fonts-noto-core (make deps).
-let fontFiles = ["media/brand-serif.ttf": "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"]
-
 func prepare() throws {
-    let fonts = try FontSystem(fonts: try FontSet.standard())
-    let images = ImageStore()
-    for (i, file) in ["photo.jpg", "tall.png"].enumerated() {
-        let url = fixtures.appendingPathComponent("media/\(file)")
-        if let data = FileManager.default.contents(atPath: url.path) {
-            try images.register("media/\(file)", bytes: [UInt8](data), fileName: "media/\(file)", identity: "\(i)\(url.path)")
-        }
-    }
+    let lab = try FixtureLab(folder: fixtures)
     for name in names {
-        let stem = String(name.dropLast(5))
-        let folder = work.appendingPathComponent(stem)
+        let page = try lab.page(name)
+        let folder = work.appendingPathComponent(page.stem)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
-        let source = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
-        let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.localURL)
-        let sheets = document.styleSheets.map { Stylesheet($0.text, file: name, firstLine: $0.line) }
-        let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light
-        // @font-face files: fixtures name them under media/, and the fonts come from the system
-        // (fontFiles below), so no font file lives in the repository.
-        var page = HTMLWriter.Page(title: stem, body: document.body, sheets: sheets, appearance: appearance, width: width, background: .white, language: "en")
-        for face in sheets.flatMap(\.fontFaces) {
-            for src in face.sources {
-                guard let system = fontFiles[src] else { print("warning: \(name): @font-face \(src) is not one of the fidelity fonts"); continue }
-                let copy = folder.appendingPathComponent(src)
-                try? FileManager.default.removeItem(at: copy)
-                try FileManager.default.copyItem(atPath: system, toPath: copy.path)
-                if fonts.addFace(file: copy.path, family: face.family) { page.fontFiles[src] = src }
-            }
+        for w in page.warnings { print("warning: \(w)") }
+        // @font-face files sit beside the page, copied from the system files our engine loaded.
+        var html = HTMLWriter.Page(title: page.stem, body: page.body, sheets: page.sheets, appearance: page.appearance, width: width,
+                                   background: page.background, language: "en")
+        for (src, system) in page.fontFaces.sorted(by: { $0.key < $1.key }) {
+            let copy = folder.appendingPathComponent(src)
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.copyItem(atPath: system, toPath: copy.path)
+            html.fontFiles[src] = src
         }
-        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name, fonts: fonts)
-        for w in document.warnings + sheets.flatMap(\.warnings) + warnings { print("warning: \(w)") }
-        let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: width)
-        let background = styled.style.backgroundColor.a > 0 ? styled.style.backgroundColor : .white
-        let painted = PNGPainter(fonts: fonts, images: images, scale: scale).paint(scene, background: background)
+        let painted = PNGPainter(fonts: lab.fonts, images: lab.images, scale: scale).paint(page.scene, background: page.background)
         try Data(try PNGCodec.encode(painted.image, scale: scale, compressionLevel: 1)).write(to: folder.appendingPathComponent("ours.png"))
-        let boxes = scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        try JSONEncoder().encode(["width": width, "height": scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
+        let boxes = page.scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        try JSONEncoder().encode(["width": width, "height": page.scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
         try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
-        page.background = background
-        try HTMLWriter.html(page) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
-        for entry in images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
+        try HTMLWriter.html(html) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+        for entry in lab.images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
     }
     let chrome = try prepareChrome()
     print("prepared \(names.count) fixtures and \(chrome) system chrome pages in \(work.path)")
@@ -187,6 +167,8 @@ do {
     case "prepare": try prepare(); exit(0)
     case "yoga-prepare": exit(try yogaPrepare())
     case "yoga-compare": exit(try yogaCompare())
+    case "wpt-prepare": exit(try wptPrepare())
+    case "wpt-compare": exit(try wptCompare())
     default: exit(try compare())
     }
 } catch {
