@@ -47,11 +47,14 @@ extension LayoutEngine {
         }
 
         /// `start`/`end` name the writing mode's edges; as flex-start/flex-end along this axis.
+        /// `left`/`right` are physical in a row and `start` in a column (Box Alignment 3 §4.3), as in Blink.
         func mainAlignment(_ a: ComputedStyle.Align) -> ComputedStyle.Align {
             let reversed = style.flexDirection == .rowReverse || style.flexDirection == .columnReverse
             switch a {
             case .start: return reversed ? .flexEnd : .flexStart
             case .end: return reversed ? .flexStart : .flexEnd
+            case .left: return !row ? mainAlignment(.start) : flipMain ? .flexEnd : .flexStart
+            case .right: return !row ? mainAlignment(.start) : flipMain ? .flexStart : .flexEnd
             case .normal, .stretch, .auto, .baseline: return .flexStart
             default: return a
             }

@@ -18,6 +18,8 @@ public struct ComputedStyle: Sendable, Equatable {
     public enum Align: String, Sendable {
         case auto, start, end, center, stretch, baseline, flexStart = "flex-start", flexEnd = "flex-end"
         case spaceBetween = "space-between", spaceAround = "space-around", spaceEvenly = "space-evenly", normal
+        /// Physical edges, which only justify-content takes (Box Alignment 3 §4.3).
+        case left, right
     }
     public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
     public enum TextAlign: String, Sendable { case start, end, left, right, center, justify }
