@@ -22,6 +22,7 @@ extension LayoutEngine {
         var objects: [Paragraph.InlineObject] = []
         var bytes = 0
         var lastWasSpace = true // leading white space of a line is dropped
+        var afterObject = false
         func visit(_ node: StyledNode, _ style: ComputedStyle) {
             switch node {
             case .text(let raw):
@@ -33,8 +34,16 @@ extension LayoutEngine {
                         else { collapsed.append(c); lastWasSpace = false }
                     }
                     text = collapsed
-                } else if let last = text.last { lastWasSpace = last.isWhitespace }
-                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount() }
+                } else if let last = text.last {
+                    lastWasSpace = last.isWhitespace
+                    // break-spaces (CSS Text 3 §3): a space never hangs and a line may break after each
+                    // one, so each is a no-break space (kept at the line's end) then a zero-width space.
+                    // After an atomic inline a line may break before the space too (as Blink breaks).
+                    if style.whiteSpace == .breakSpaces {
+                        text = (afterObject && text.hasPrefix(" ") ? "\u{200B}" : "") + text.replacing(" ", with: "\u{00A0}\u{200B}")
+                    }
+                }
+                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount(); afterObject = false }
             case .element(let e):
                 guard e.style.display != .none else { return }
                 if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
@@ -50,6 +59,7 @@ extension LayoutEngine {
                     runs.append(.init("\u{FFFC}", style: runStyle(style)))
                     bytes += 3
                     lastWasSpace = false
+                    afterObject = true
                     return
                 }
                 if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }

@@ -25,7 +25,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public enum TextAlign: String, Sendable { case start, end, left, right, center, justify }
     public enum TextTransform: String, Sendable { case none, uppercase, lowercase, capitalize }
     public enum BackgroundSize: Sendable, Equatable { case auto, cover, contain, explicit(Length, Length) }
-    public enum WhiteSpace: String, Sendable { case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line" }
+    public enum WhiteSpace: String, Sendable {
+        case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line", breakSpaces = "break-spaces"
+    }
 
     // Box
     public var display = Display.inline
