@@ -46,13 +46,15 @@ extension LayoutEngine {
                 if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount(); afterObject = false }
             case .element(let e):
                 guard e.style.display != .none else { return }
-                if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
+                if e.style.display == .inlineBlock || e.style.inlineLevel || e.element.tag == "img" || e.element.tag == "svg" {
                     let placed = layoutBox(e, cbWidth: width ?? 100_000, cbHeight: nil, shrinkToFit: true, formattingRoot: true)
                     let f = placed.box.frame
                     // An inline-block sits on its last line's baseline; without one, or clipping,
-                    // on its bottom margin edge (CSS 2.1 §10.8.1).
+                    // on its bottom margin edge (CSS 2.1 §10.8.1). An inline flex or grid container on
+                    // its first baseline (Flexbox §8.5), whatever its overflow.
                     let replaced = e.element.tag == "img" || e.element.tag == "svg"
-                    let baseline = replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
+                    let baseline = e.style.inlineLevel ? baseline(placed.box, last: false)
+                        : replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
                     objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
                                          ascent: placed.margin.top + (baseline ?? f.height), descent: placed.margin.bottom + f.height - (baseline ?? f.height)))
                     boxes[bytes] = placed

@@ -31,6 +31,12 @@ public struct ComputedStyle: Sendable, Equatable {
 
     // Box
     public var display = Display.inline
+    /// A flex or grid container that is itself inline-level (`inline-flex`, `inline-grid`): laid out
+    /// in its parent's line as an atomic inline, as an inline-block is.
+    public var inlineLevel = false
+    /// `display: -webkit-box` or `-webkit-inline-box`, and whether `-webkit-box-orient` is vertical:
+    /// with `-webkit-line-clamp` a block (inline-block) container, else a flex container (the cascade decides).
+    public var legacyBox = false, legacyBoxVertical = false
     public var position = Position.static
     public var top = Length.auto, right = Length.auto, bottom = Length.auto, left = Length.auto
     public var width = Length.auto, height = Length.auto

@@ -82,10 +82,14 @@ struct PropertyParser {
 
         switch property {
         case "display":
-            if lower == "inline-flex" { s.display = .flex; return true }
-            if lower == "inline-grid" { s.display = .grid; return true }
-            if lower == "-webkit-box" { s.display = .block; return true } // the line-clamp idiom
-            return set(ComputedStyle.Display(rawValue: lower)) { s.display = $0 }
+            // The legacy boxes as the line-clamp idiom has them; StyleResolver decides the rest.
+            let outer: [String: (ComputedStyle.Display, Bool)] = ["inline-flex": (.flex, true), "inline-grid": (.grid, true),
+                                                                   "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false)]
+            guard let (display, inline) = outer[lower] ?? ComputedStyle.Display(rawValue: lower).map({ ($0, false) }) else { return false }
+            s.display = display
+            s.inlineLevel = inline
+            s.legacyBox = lower.hasPrefix("-webkit-")
+            return true
         case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
         case "top": return set(length(v)) { s.top = $0 }
         case "right": return set(length(v)) { s.right = $0 }
@@ -259,7 +263,10 @@ struct PropertyParser {
             return ["normal", "plaintext", "isolate"].contains(lower)
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
-        case "-webkit-box-orient": return true // the line-clamp idiom
+        case "-webkit-box-orient":
+            guard ["horizontal", "vertical", "inline-axis", "block-axis"].contains(lower) else { return false }
+            s.legacyBoxVertical = lower == "vertical" || lower == "block-axis"
+            return true
         default: return false
         }
     }

@@ -116,6 +116,7 @@ public struct StyleResolver: Sendable {
             }
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
+        if style.legacyBox && !(style.legacyBoxVertical && style.lineClamp != nil) { legacyFlexBox(&style, element, file: file, warnings: &warnings) }
         // An inline box isolated or in the other direction would be a bidi isolate inside its
         // paragraph (CSS Writing Modes 3 §2.4), which layout does not make; flex and grid items
         // are blocks.
@@ -138,6 +139,20 @@ public struct StyleResolver: Sendable {
             }
         }
         return StyledElement(element: element, style: style, children: children, serial: number)
+    }
+
+    /// `display: -webkit-box` or `-webkit-inline-box` outside the line-clamp idiom: Blink lays it out
+    /// as a flex container (inline-level for the inline one) in the direction -webkit-box-orient gives,
+    /// with the legacy box's own rules, which are not laid out here (so a warning says so).
+    private func legacyFlexBox(_ style: inout ComputedStyle, _ element: Element, file: String, warnings: inout [TemplateWarning]) {
+        let inline = style.display == .inlineBlock
+        style.display = .flex
+        style.inlineLevel = inline
+        style.flexDirection = style.legacyBoxVertical ? .column : .row
+        let value = inline ? "-webkit-inline-box" : "-webkit-box"
+        let warning = TemplateWarning(file: element.file ?? file, line: element.line,
+                                      message: "<\(element.tag)>: display: \(value) without -webkit-box-orient: vertical and -webkit-line-clamp is laid out as \(inline ? "inline-flex" : "flex") with items that never grow or shrink and inline children kept in lines; the rest of Blink's legacy box model is not supported")
+        if !warnings.contains(warning) { warnings.append(warning) }
     }
 
     /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.
