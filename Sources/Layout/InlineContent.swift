@@ -3,6 +3,12 @@ import Typography
 
 /// Inline formatting (CSS Text 3 §4 white space, §2 text-transform): inline elements and text
 /// flattened into styled runs of one Pango paragraph per block.
+extension Character {
+    /// White space CSS collapses (CSS Text 3 §4.1: spaces, tabs, segment breaks; HTML's ASCII white
+    /// space): a no-break space, an em space or an ideographic space is text like any other.
+    var isCollapsibleSpace: Bool { unicodeScalars.allSatisfy { [" ", "\t", "\n", "\r", "\u{0C}"].contains($0) } }
+}
+
 extension String {
     /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
     func replacingNewlinesCount() -> Int { utf8.count + filter { $0 == "\n" }.count * 2 }
@@ -23,6 +29,26 @@ extension LayoutEngine {
         var bytes = 0
         var lastWasSpace = true // leading white space of a line is dropped
         var afterObject = false
+        /// An inline box's edge was just put in: what comes next joins it unless it is a space.
+        var joinNext = false
+        /// U+2060 (word joiner) where a break opportunity must not come from an edge's U+FFFC.
+        func joined(_ text: String) -> String {
+            defer { joinNext = false }
+            return joinNext && !text.hasPrefix(" ") ? "\u{2060}" + text : text
+        }
+        /// An inline box's margin, border and padding on one side (CSS 2.1 §10.8: they take room in
+        /// the line, and a line holding one is not empty): a zero-height object, with no break between it
+        /// and its box's content, nor before or after it where its neighbours would not break.
+        func edge(_ width: Double, _ style: ComputedStyle) {
+            guard width != 0 else { return }
+            let before = joinNext || (runs.last?.text.last).map { $0 != " " } ?? false ? "\u{2060}" : ""
+            let text = before + "\u{FFFC}"
+            joinNext = false
+            objects.append(.init(byteOffset: bytes + before.utf8.count, width: width, ascent: 0, descent: 0))
+            runs.append(.init(text, style: runStyle(style)))
+            bytes += text.utf8.count
+            joinNext = true
+        }
         func visit(_ node: StyledNode, _ style: ComputedStyle) {
             switch node {
             case .text(let raw):
@@ -30,12 +56,12 @@ extension LayoutEngine {
                 if style.whiteSpace == .normal || style.whiteSpace == .nowrap {
                     var collapsed = ""
                     for c in text {
-                        if c.isWhitespace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
+                        if c.isCollapsibleSpace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
                         else { collapsed.append(c); lastWasSpace = false }
                     }
                     text = collapsed
                 } else if let last = text.last {
-                    lastWasSpace = last.isWhitespace
+                    lastWasSpace = last.isCollapsibleSpace
                     // break-spaces (CSS Text 3 §3): a space never hangs and a line may break after each
                     // one, so each is a no-break space (kept at the line's end) then a zero-width space.
                     // After an atomic inline a line may break before the space too (as Blink breaks).
@@ -43,7 +69,12 @@ extension LayoutEngine {
                         text = (afterObject && text.hasPrefix(" ") ? "\u{200B}" : "") + text.replacing(" ", with: "\u{00A0}\u{200B}")
                     }
                 }
-                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount(); afterObject = false }
+                if !text.isEmpty {
+                    text = joined(text)
+                    runs.append(.init(text, style: runStyle(style)))
+                    bytes += text.replacingNewlinesCount()
+                    afterObject = false
+                }
             case .element(let e):
                 guard e.style.display != .none else { return }
                 if e.style.display == .inlineBlock || e.style.inlineLevel || e.element.tag == "img" || e.element.tag == "svg" {
@@ -57,15 +88,22 @@ extension LayoutEngine {
                         : replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
                     objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
                                          ascent: placed.margin.top + (baseline ?? f.height), descent: placed.margin.bottom + f.height - (baseline ?? f.height)))
+                    let text = joined("\u{FFFC}")
+                    bytes += text.utf8.count - 3
                     boxes[bytes] = placed
-                    runs.append(.init("\u{FFFC}", style: runStyle(style)))
+                    objects[objects.count - 1].byteOffset = bytes
+                    runs.append(.init(text, style: runStyle(style)))
                     bytes += 3
                     lastWasSpace = false
                     afterObject = true
                     return
                 }
                 if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }
+                let cb = width ?? 0, m = e.style.marginEdges(cb), f = e.style.frame(cb)
+                let (left, right) = (m.left + f.left, m.right + f.right)
+                edge(e.style.rightToLeft ? right : left, e.style)
                 for child in e.children { visit(child, e.style) }
+                edge(e.style.rightToLeft ? left : right, e.style)
             }
         }
         for node in nodes { visit(node, container) }

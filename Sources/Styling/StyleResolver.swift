@@ -127,6 +127,15 @@ public struct StyleResolver: Sendable {
             if !warnings.contains(warning) { warnings.append(warning) }
         }
 
+        // An inline box's edges take room in its line (layout), but nothing paints its box.
+        if style.display == .inline, parent.display != .flex, parent.display != .grid,
+           style.backgroundColor.a > 0 || style.backgroundGradient != nil || style.backgroundImage != nil || !style.boxShadows.isEmpty
+            || zip(style.borderWidth, style.borderColor).contains(where: { $0 > 0 && $1.a > 0 }) {
+            let warning = TemplateWarning(file: element.file ?? file, line: element.line,
+                                          message: "<\(element.tag)>: backgrounds, borders and shadows of inline boxes are not drawn (display: inline); display: inline-block draws them")
+            if !warnings.contains(warning) { warnings.append(warning) }
+        }
+
         var children: [StyledNode] = []
         let path = ancestors + [subject]
         for child in element.children {
