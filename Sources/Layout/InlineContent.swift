@@ -41,7 +41,9 @@ extension LayoutEngine {
         /// and its box's content, nor before or after it where its neighbours would not break.
         func edge(_ width: Double, _ style: ComputedStyle) {
             guard width != 0 else { return }
-            let before = joinNext || (runs.last?.text.last).map { $0 != " " } ?? false ? "\u{2060}" : ""
+            // Bidi isolate controls (U+2066…U+2069) break as the character before them does (UAX #14 LB9).
+            let previous = runs.lazy.reversed().flatMap { $0.text.unicodeScalars.reversed() }.first { !(0x2066...0x2069).contains($0.value) }
+            let before = joinNext || previous.map { $0 != " " } ?? false ? "\u{2060}" : ""
             let text = before + "\u{FFFC}"
             joinNext = false
             objects.append(.init(byteOffset: bytes + before.utf8.count, width: width, ascent: 0, descent: 0))
@@ -101,9 +103,14 @@ extension LayoutEngine {
                 if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }
                 let cb = width ?? 0, m = e.style.marginEdges(cb), f = e.style.frame(cb)
                 let (left, right) = (m.left + f.left, m.right + f.right)
+                // unicode-bidi: isolate (the dir attribute's, <bdi>'s): its text is ordered apart from the
+                // paragraph's, in its own direction, between the isolate controls of UAX #9 (X5a, X6a).
+                func control(_ c: String) { runs.append(.init(c, style: runStyle(e.style))); bytes += c.utf8.count }
+                if e.style.bidiIsolate { control(e.style.rightToLeft ? "\u{2067}" : "\u{2066}") }
                 edge(e.style.rightToLeft ? right : left, e.style)
                 for child in e.children { visit(child, e.style) }
                 edge(e.style.rightToLeft ? left : right, e.style)
+                if e.style.bidiIsolate { control("\u{2069}") }
             }
         }
         for node in nodes { visit(node, container) }

@@ -137,8 +137,8 @@ public struct ComputedStyle: Sendable, Equatable {
     /// `unicode-bidi: plaintext` (not inherited): each paragraph's direction is its first strong
     /// character's, as a UILabel's natural direction is.
     public var bidiPlaintext = false
-    /// `unicode-bidi: isolate` (not inherited; what the `dir` attribute gives): a block is its own
-    /// paragraph already; on an inline box it is not laid out (the resolver warns).
+    /// `unicode-bidi: isolate` (not inherited; what the `dir` attribute and `<bdi>` give): a block is its
+    /// own paragraph already; an inline box's text is put between bidi isolate controls.
     public var bidiIsolate = false
     /// `text-shadow` (inherited), drawn under each paragraph's text.
     public var textShadows: [BoxShadow] = []
