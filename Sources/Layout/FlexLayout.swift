@@ -47,11 +47,14 @@ extension LayoutEngine {
         }
 
         /// `start`/`end` name the writing mode's edges; as flex-start/flex-end along this axis.
+        /// `left`/`right` are physical in a row and `start` in a column (Box Alignment 3 §4.3), as in Blink.
         func mainAlignment(_ a: ComputedStyle.Align) -> ComputedStyle.Align {
             let reversed = style.flexDirection == .rowReverse || style.flexDirection == .columnReverse
             switch a {
             case .start: return reversed ? .flexEnd : .flexStart
             case .end: return reversed ? .flexStart : .flexEnd
+            case .left: return !row ? mainAlignment(.start) : flipMain ? .flexEnd : .flexStart
+            case .right: return !row ? mainAlignment(.start) : flipMain ? .flexStart : .flexEnd
             case .normal, .stretch, .auto, .baseline: return .flexStart
             default: return a
             }
@@ -163,13 +166,16 @@ extension LayoutEngine {
             children.append(StyledElement(element: .init(tag: "anonymous"), style: anonymous, children: text))
         }
         for child in container.children {
-            // Every element child is blockified (§4), a <span> included; <br> and text are inline.
-            if case .element(let e) = child, e.element.tag != "br" {
+            // Every element child is blockified (§4), a <span> included; <br> and text are inline. In
+            // Blink's legacy -webkit-box an inline-level child stays inline, in an anonymous block's line.
+            if case .element(let e) = child, e.element.tag != "br", !(s.legacyBox && (e.style.display == .inline || e.style.display == .inlineBlock)) {
                 flushText()
                 if e.style.display != .none && e.style.position != .absolute { children.append(blockified(e)) }
             } else { text.append(child) }
         }
         flushText()
+        // The legacy box's items grow and shrink only by -webkit-box-flex (0, which is all it reads).
+        if s.legacyBox { for i in children.indices { children[i].style.flexGrow = 0; children[i].style.flexShrink = 0 } }
         return children.enumerated().sorted { ($0.element.style.order, $0.offset) < ($1.element.style.order, $1.offset) }.map(\.element)
     }
 

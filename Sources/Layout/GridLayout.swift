@@ -19,7 +19,9 @@ extension LayoutEngine {
         let columns = sizeTracks(columnTracks, available: contentWidth, gap: columnGap, stretch: stretches(s.justifyContent), items: items.map {
             ($0.columns, minContentWidth($0.el), maxContentWidth($0.el))
         })
-        let columnStarts = offsets(columns, gap: columnGap, free: contentWidth, distribution: s.justifyContent)
+        // Columns are placed from the start edge and mirrored under rtl: `left` and `right` as start or end.
+        let physical: [ComputedStyle.Align: ComputedStyle.Align] = [.left: s.rightToLeft ? .end : .start, .right: s.rightToLeft ? .start : .end]
+        let columnStarts = offsets(columns, gap: columnGap, free: contentWidth, distribution: physical[s.justifyContent] ?? s.justifyContent)
         func span(_ r: Range<Int>, _ sizes: [Double], _ starts: [Double], _ gap: Double) -> (start: Double, size: Double) {
             (starts[r.lowerBound], sizes[r].reduce(0, +) + gap * Double(r.count - 1))
         }

@@ -3,6 +3,12 @@ import Typography
 
 /// Inline formatting (CSS Text 3 §4 white space, §2 text-transform): inline elements and text
 /// flattened into styled runs of one Pango paragraph per block.
+extension Character {
+    /// White space CSS collapses (CSS Text 3 §4.1: spaces, tabs, segment breaks; HTML's ASCII white
+    /// space): a no-break space, an em space or an ideographic space is text like any other.
+    var isCollapsibleSpace: Bool { unicodeScalars.allSatisfy { [" ", "\t", "\n", "\r", "\u{0C}"].contains($0) } }
+}
+
 extension String {
     /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
     func replacingNewlinesCount() -> Int { utf8.count + filter { $0 == "\n" }.count * 2 }
@@ -22,6 +28,29 @@ extension LayoutEngine {
         var objects: [Paragraph.InlineObject] = []
         var bytes = 0
         var lastWasSpace = true // leading white space of a line is dropped
+        var afterObject = false
+        /// An inline box's edge was just put in: what comes next joins it unless it is a space.
+        var joinNext = false
+        /// U+2060 (word joiner) where a break opportunity must not come from an edge's U+FFFC.
+        func joined(_ text: String) -> String {
+            defer { joinNext = false }
+            return joinNext && !text.hasPrefix(" ") ? "\u{2060}" + text : text
+        }
+        /// An inline box's margin, border and padding on one side (CSS 2.1 §10.8: they take room in
+        /// the line, and a line holding one is not empty): a zero-height object, with no break between it
+        /// and its box's content, nor before or after it where its neighbours would not break.
+        func edge(_ width: Double, _ style: ComputedStyle) {
+            guard width != 0 else { return }
+            // Bidi isolate controls (U+2066…U+2069) break as the character before them does (UAX #14 LB9).
+            let previous = runs.lazy.reversed().flatMap { $0.text.unicodeScalars.reversed() }.first { !(0x2066...0x2069).contains($0.value) }
+            let before = joinNext || previous.map { $0 != " " } ?? false ? "\u{2060}" : ""
+            let text = before + "\u{FFFC}"
+            joinNext = false
+            objects.append(.init(byteOffset: bytes + before.utf8.count, width: width, ascent: 0, descent: 0))
+            runs.append(.init(text, style: runStyle(style)))
+            bytes += text.utf8.count
+            joinNext = true
+        }
         func visit(_ node: StyledNode, _ style: ComputedStyle) {
             switch node {
             case .text(let raw):
@@ -29,31 +58,59 @@ extension LayoutEngine {
                 if style.whiteSpace == .normal || style.whiteSpace == .nowrap {
                     var collapsed = ""
                     for c in text {
-                        if c.isWhitespace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
+                        if c.isCollapsibleSpace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
                         else { collapsed.append(c); lastWasSpace = false }
                     }
                     text = collapsed
-                } else if let last = text.last { lastWasSpace = last.isWhitespace }
-                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount() }
+                } else if let last = text.last {
+                    lastWasSpace = last.isCollapsibleSpace
+                    // break-spaces (CSS Text 3 §3): a space never hangs and a line may break after each
+                    // one, so each is a no-break space (kept at the line's end) then a zero-width space.
+                    // After an atomic inline a line may break before the space too (as Blink breaks).
+                    if style.whiteSpace == .breakSpaces {
+                        text = (afterObject && text.hasPrefix(" ") ? "\u{200B}" : "") + text.replacing(" ", with: "\u{00A0}\u{200B}")
+                    }
+                }
+                if !text.isEmpty {
+                    text = joined(text)
+                    runs.append(.init(text, style: runStyle(style)))
+                    bytes += text.replacingNewlinesCount()
+                    afterObject = false
+                }
             case .element(let e):
                 guard e.style.display != .none else { return }
-                if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
+                if e.style.display == .inlineBlock || e.style.inlineLevel || e.element.tag == "img" || e.element.tag == "svg" {
                     let placed = layoutBox(e, cbWidth: width ?? 100_000, cbHeight: nil, shrinkToFit: true, formattingRoot: true)
                     let f = placed.box.frame
                     // An inline-block sits on its last line's baseline; without one, or clipping,
-                    // on its bottom margin edge (CSS 2.1 §10.8.1).
+                    // on its bottom margin edge (CSS 2.1 §10.8.1). An inline flex or grid container on
+                    // its first baseline (Flexbox §8.5), whatever its overflow.
                     let replaced = e.element.tag == "img" || e.element.tag == "svg"
-                    let baseline = replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
+                    let baseline = e.style.inlineLevel ? baseline(placed.box, last: false)
+                        : replaced || e.style.overflowHidden ? nil : baseline(placed.box, last: true)
                     objects.append(.init(byteOffset: bytes, width: placed.margin.left + f.width + placed.margin.right,
                                          ascent: placed.margin.top + (baseline ?? f.height), descent: placed.margin.bottom + f.height - (baseline ?? f.height)))
+                    let text = joined("\u{FFFC}")
+                    bytes += text.utf8.count - 3
                     boxes[bytes] = placed
-                    runs.append(.init("\u{FFFC}", style: runStyle(style)))
+                    objects[objects.count - 1].byteOffset = bytes
+                    runs.append(.init(text, style: runStyle(style)))
                     bytes += 3
                     lastWasSpace = false
+                    afterObject = true
                     return
                 }
                 if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }
+                let cb = width ?? 0, m = e.style.marginEdges(cb), f = e.style.frame(cb)
+                let (left, right) = (m.left + f.left, m.right + f.right)
+                // unicode-bidi: isolate (the dir attribute's, <bdi>'s): its text is ordered apart from the
+                // paragraph's, in its own direction, between the isolate controls of UAX #9 (X5a, X6a).
+                func control(_ c: String) { runs.append(.init(c, style: runStyle(e.style))); bytes += c.utf8.count }
+                if e.style.bidiIsolate { control(e.style.rightToLeft ? "\u{2067}" : "\u{2066}") }
+                edge(e.style.rightToLeft ? right : left, e.style)
                 for child in e.children { visit(child, e.style) }
+                edge(e.style.rightToLeft ? left : right, e.style)
+                if e.style.bidiIsolate { control("\u{2069}") }
             }
         }
         for node in nodes { visit(node, container) }

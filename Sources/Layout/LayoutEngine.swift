@@ -296,7 +296,8 @@ public final class LayoutEngine {
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
         switch el.style.display {
-        case .block, .flex, .grid, .none, .contents: return true
+        case .block, .none, .contents: return true
+        case .flex, .grid: return !el.style.inlineLevel || el.style.position == .absolute
         case .inlineBlock, .inline: return el.style.position == .absolute
         }
     }

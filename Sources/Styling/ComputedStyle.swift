@@ -18,15 +18,25 @@ public struct ComputedStyle: Sendable, Equatable {
     public enum Align: String, Sendable {
         case auto, start, end, center, stretch, baseline, flexStart = "flex-start", flexEnd = "flex-end"
         case spaceBetween = "space-between", spaceAround = "space-around", spaceEvenly = "space-evenly", normal
+        /// Physical edges, which only justify-content takes (Box Alignment 3 §4.3).
+        case left, right
     }
     public enum ObjectFit: String, Sendable { case fill, contain, cover, none, scaleDown = "scale-down" }
     public enum TextAlign: String, Sendable { case start, end, left, right, center, justify }
     public enum TextTransform: String, Sendable { case none, uppercase, lowercase, capitalize }
     public enum BackgroundSize: Sendable, Equatable { case auto, cover, contain, explicit(Length, Length) }
-    public enum WhiteSpace: String, Sendable { case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line" }
+    public enum WhiteSpace: String, Sendable {
+        case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line", breakSpaces = "break-spaces"
+    }
 
     // Box
     public var display = Display.inline
+    /// A flex or grid container that is itself inline-level (`inline-flex`, `inline-grid`): laid out
+    /// in its parent's line as an atomic inline, as an inline-block is.
+    public var inlineLevel = false
+    /// `display: -webkit-box` or `-webkit-inline-box`, and whether `-webkit-box-orient` is vertical:
+    /// with `-webkit-line-clamp` a block (inline-block) container, else a flex container (the cascade decides).
+    public var legacyBox = false, legacyBoxVertical = false
     public var position = Position.static
     public var top = Length.auto, right = Length.auto, bottom = Length.auto, left = Length.auto
     public var width = Length.auto, height = Length.auto
@@ -127,8 +137,8 @@ public struct ComputedStyle: Sendable, Equatable {
     /// `unicode-bidi: plaintext` (not inherited): each paragraph's direction is its first strong
     /// character's, as a UILabel's natural direction is.
     public var bidiPlaintext = false
-    /// `unicode-bidi: isolate` (not inherited; what the `dir` attribute gives): a block is its own
-    /// paragraph already; on an inline box it is not laid out (the resolver warns).
+    /// `unicode-bidi: isolate` (not inherited; what the `dir` attribute and `<bdi>` give): a block is its
+    /// own paragraph already; an inline box's text is put between bidi isolate controls.
     public var bidiIsolate = false
     /// `text-shadow` (inherited), drawn under each paragraph's text.
     public var textShadows: [BoxShadow] = []

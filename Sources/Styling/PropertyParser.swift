@@ -73,13 +73,23 @@ struct PropertyParser {
             }
         }
         let sideIndex = ["top": 0, "right": 1, "bottom": 2, "left": 3]
+        /// An alignment keyword other than justify-content's physical `left` and `right`: invalid for
+        /// align-*, and not laid out for justify-items and justify-self (so warned about).
+        func alignment(_ t: String) -> ComputedStyle.Align? {
+            guard let a = ComputedStyle.Align(rawValue: t), a != .left, a != .right else { return nil }
+            return a
+        }
 
         switch property {
         case "display":
-            if lower == "inline-flex" { s.display = .flex; return true }
-            if lower == "inline-grid" { s.display = .grid; return true }
-            if lower == "-webkit-box" { s.display = .block; return true } // the line-clamp idiom
-            return set(ComputedStyle.Display(rawValue: lower)) { s.display = $0 }
+            // The legacy boxes as the line-clamp idiom has them; StyleResolver decides the rest.
+            let outer: [String: (ComputedStyle.Display, Bool)] = ["inline-flex": (.flex, true), "inline-grid": (.grid, true),
+                                                                   "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false)]
+            guard let (display, inline) = outer[lower] ?? ComputedStyle.Display(rawValue: lower).map({ ($0, false) }) else { return false }
+            s.display = display
+            s.inlineLevel = inline
+            s.legacyBox = lower.hasPrefix("-webkit-")
+            return true
         case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
         case "top": return set(length(v)) { s.top = $0 }
         case "right": return set(length(v)) { s.right = $0 }
@@ -158,9 +168,9 @@ struct PropertyParser {
             }
             return ok
         case "justify-content": return set(ComputedStyle.Align(rawValue: lower)) { s.justifyContent = $0 }
-        case "align-items": return set(ComputedStyle.Align(rawValue: lower)) { s.alignItems = $0 }
-        case "align-content": return set(ComputedStyle.Align(rawValue: lower)) { s.alignContent = $0 }
-        case "align-self": return set(ComputedStyle.Align(rawValue: lower)) { s.alignSelf = $0 }
+        case "align-items": return set(alignment(lower)) { s.alignItems = $0 }
+        case "align-content": return set(alignment(lower)) { s.alignContent = $0 }
+        case "align-self": return set(alignment(lower)) { s.alignSelf = $0 }
         case "flex-grow": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexGrow = $0 }
         case "flex-shrink": return set(Double(decimal: lower).map { min(max($0, 0), .maxLength) }) { s.flexShrink = $0 }
         case "flex-basis": return set(lower == "content" ? .intrinsic(.maxContent) : size(v)) { s.flexBasis = $0 }
@@ -202,10 +212,10 @@ struct PropertyParser {
             s.grid.rowEnd = l.count > 2 ? l[2] : (l[0].isArea ? l[0] : .auto)
             s.grid.columnEnd = l.count > 3 ? l[3] : (l.count > 1 && l[1].isArea ? l[1] : l.count == 1 && l[0].isArea ? l[0] : .auto)
             return true
-        case "justify-items": return set(ComputedStyle.Align(rawValue: lower == "legacy" ? "normal" : lower)) { s.justifyItems = $0 }
-        case "justify-self": return set(ComputedStyle.Align(rawValue: lower)) { s.justifySelf = $0 }
+        case "justify-items": return set(alignment(lower == "legacy" ? "normal" : lower)) { s.justifyItems = $0 }
+        case "justify-self": return set(alignment(lower)) { s.justifySelf = $0 }
         case "place-items", "place-self":
-            let parts = lower.split(whereSeparator: \.isWhitespace).compactMap { ComputedStyle.Align(rawValue: String($0)) }
+            let parts = lower.split(whereSeparator: \.isWhitespace).compactMap { alignment(String($0)) }
             guard (1...2).contains(parts.count), parts.count == lower.split(whereSeparator: \.isWhitespace).count else { return false }
             if property == "place-items" { s.alignItems = parts[0]; s.justifyItems = parts.last! } else { s.alignSelf = parts[0]; s.justifySelf = parts.last! }
             return true
@@ -253,7 +263,10 @@ struct PropertyParser {
             return ["normal", "plaintext", "isolate"].contains(lower)
         case "-webkit-line-clamp", "line-clamp": if lower == "none" { s.lineClamp = nil; return true }; return set(Int(lower).flatMap { $0 > 0 ? min($0, 10_000) : nil }) { s.lineClamp = $0 }
         case "text-overflow": s.textOverflowEllipsis = lower == "ellipsis"; return lower == "ellipsis" || lower == "clip"
-        case "-webkit-box-orient": return true // the line-clamp idiom
+        case "-webkit-box-orient":
+            guard ["horizontal", "vertical", "inline-axis", "block-axis"].contains(lower) else { return false }
+            s.legacyBoxVertical = lower == "vertical" || lower == "block-axis"
+            return true
         default: return false
         }
     }

@@ -116,13 +116,13 @@ public struct StyleResolver: Sendable {
             }
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
-        // An inline box isolated or in the other direction would be a bidi isolate inside its
-        // paragraph (CSS Writing Modes 3 §2.4), which layout does not make; flex and grid items
-        // are blocks.
-        if style.display == .inline, style.bidiIsolate || style.rightToLeft != parent.rightToLeft, parent.display != .flex, parent.display != .grid {
-            let given = element[attribute: "dir"].map { " (from dir=\"\($0)\")" } ?? ""
+        if style.legacyBox && !(style.legacyBoxVertical && style.lineClamp != nil) { legacyFlexBox(&style, element, file: file, warnings: &warnings) }
+        // An inline box's edges take room in its line (layout), but nothing paints its box.
+        if style.display == .inline, parent.display != .flex, parent.display != .grid,
+           style.backgroundColor.a > 0 || style.backgroundGradient != nil || style.backgroundImage != nil || !style.boxShadows.isEmpty
+            || zip(style.borderWidth, style.borderColor).contains(where: { $0 > 0 && $1.a > 0 }) {
             let warning = TemplateWarning(file: element.file ?? file, line: element.line,
-                                          message: "<\(element.tag)>: direction and unicode-bidi: isolate on an inline element are not supported\(given); its text is ordered in its paragraph's direction")
+                                          message: "<\(element.tag)>: backgrounds, borders and shadows of inline boxes are not drawn (display: inline); display: inline-block draws them")
             if !warnings.contains(warning) { warnings.append(warning) }
         }
 
@@ -138,6 +138,20 @@ public struct StyleResolver: Sendable {
             }
         }
         return StyledElement(element: element, style: style, children: children, serial: number)
+    }
+
+    /// `display: -webkit-box` or `-webkit-inline-box` outside the line-clamp idiom: Blink lays it out
+    /// as a flex container (inline-level for the inline one) in the direction -webkit-box-orient gives,
+    /// with the legacy box's own rules, which are not laid out here (so a warning says so).
+    private func legacyFlexBox(_ style: inout ComputedStyle, _ element: Element, file: String, warnings: inout [TemplateWarning]) {
+        let inline = style.display == .inlineBlock
+        style.display = .flex
+        style.inlineLevel = inline
+        style.flexDirection = style.legacyBoxVertical ? .column : .row
+        let value = inline ? "-webkit-inline-box" : "-webkit-box"
+        let warning = TemplateWarning(file: element.file ?? file, line: element.line,
+                                      message: "<\(element.tag)>: display: \(value) without -webkit-box-orient: vertical and -webkit-line-clamp is laid out as \(inline ? "inline-flex" : "flex") with items that never grow or shrink and inline children kept in lines; the rest of Blink's legacy box model is not supported")
+        if !warnings.contains(warning) { warnings.append(warning) }
     }
 
     /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.
@@ -176,11 +190,13 @@ enum UserAgentStyle {
     """, file: file)
 
     /// The `dir` attribute's rules, which the sheet cannot say (it has no attribute selectors, and
-    /// `dir=auto` reads the text): `[dir=ltr i], [dir=rtl i] { direction: …; unicode-bidi: isolate }`
+    /// `dir=auto` reads the text): `[dir=ltr i], [dir=rtl i], bdi { direction: …; unicode-bidi: isolate }`
     /// (HTML §15.3.5); `auto` takes the direction of the first strong character of the element's
     /// text, left-to-right when there is none (HTML §3.2.6.4, the directionality of an element).
     static func direction(of element: Element) -> [Stylesheet.Declaration] {
-        guard let dir = element[attribute: "dir"]?.lowercased(), ["ltr", "rtl", "auto"].contains(dir) else { return [] }
+        // <bdi> is `auto` unless its dir is a valid state (HTML §4.5.24), and isolated either way (§15.3.5).
+        let given = element[attribute: "dir"]?.lowercased()
+        guard let dir = ["ltr", "rtl", "auto"].contains(given ?? "") ? given : element.tag == "bdi" ? "auto" : nil else { return [] }
         let rightToLeft = dir == "auto" ? firstStrongIsRightToLeft(in: element) ?? false : dir == "rtl"
         return [.init(property: "direction", value: rightToLeft ? "rtl" : "ltr", important: false, line: element.line),
                 .init(property: "unicode-bidi", value: "isolate", important: false, line: element.line)]

@@ -32,7 +32,7 @@ import Templating
         #expect(properties.count > 300, "Chromium listed only \(properties.count) properties")
 
         // Chromium's <div> is `unicode-bidi: isolate` (HTML §15.3.3), ours `normal`: the same
-        // for a block, which is a paragraph of its own either way (isolate is read, and warned about on inline boxes).
+        // for a block, which is a paragraph of its own either way (isolate is read; on inline boxes it is laid out as a bidi isolate).
         let sameForABlock = ["unicode-bidi": ["normal"]]
         let plain = try style("<div id=\"probe\">text</div>").style
         var silent: [String] = [], read = 0, warned = 0

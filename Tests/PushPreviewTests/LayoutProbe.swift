@@ -1,0 +1,37 @@
+import Layout
+import Styling
+import Templating
+import Typography
+
+/// A template laid out by the real engine, as the fidelity check lays out a fixture: the scene,
+/// each box with an id by that id (page coordinates), and what the cascade and the style sheets warned.
+struct LayoutProbe {
+    var scene: Scene
+    var boxes: [String: LaidOutBox]
+    var warnings: [String]
+
+    init(_ html: String, fonts: FontSystem, width: Double = 360) throws {
+        let document = try HTMLParser.parse(html, file: "probe.html")
+        let sheets = document.styleSheets.map { Stylesheet($0.text, file: "probe.html", firstLine: $0.line) }
+        let (styled, warned) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: "probe.html", fonts: fonts)
+        scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: width)
+        boxes = Dictionary(scene.boxes.compactMap { b in b.id.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
+        warnings = (sheets.flatMap(\.warnings) + warned).map(\.message)
+    }
+
+    /// The paragraphs in document order, each as the text Pango lays out.
+    var texts: [SceneText] {
+        var out: [SceneText] = []
+        func walk(_ box: SceneBox) {
+            for item in box.items {
+                switch item {
+                case .text(let t): out.append(t)
+                case .box(let b): walk(b)
+                default: break
+                }
+            }
+        }
+        walk(scene.root)
+        return out
+    }
+}
