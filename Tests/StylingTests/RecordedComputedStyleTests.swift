@@ -62,7 +62,11 @@ struct RecordedComputedStyleTests {
     /// Each compared property, said as CSS says it, ours then Chromium's.
     static func values(_ s: ComputedStyle, _ c: Recorded.Style) -> [(String, String, String)] {
         let px = { (v: Double?) in v.map { String(format: "%gpx", ($0 * 64).rounded() / 64) } ?? "normal" }
-        return [("display", s.display.rawValue, c.display),
+        // An inline-level or legacy flex container is one display value in CSS, two fields here.
+        var display = s.display.rawValue
+        if s.display == .flex && s.legacyBox { display = s.inlineLevel ? "-webkit-inline-box" : "-webkit-box" }
+        else if s.inlineLevel && (s.display == .flex || s.display == .grid) { display = "inline-" + display }
+        return [("display", display, c.display),
                 ("position", s.position.rawValue, c.position),
                 ("font-size", px(s.fontSize), px(c.fontSize)),
                 ("font-weight", String(s.fontWeight), String(c.fontWeight)),
