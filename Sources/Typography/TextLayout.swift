@@ -249,7 +249,7 @@ extension FontSystem {
         pango_attr_list_unref(list)
         if let lines = p.maxLines {
             pango_layout_set_height(layout, Int32(clamping: -lines))
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_ellipsize(layout, lines == 1 && !p.wraps && cutsLogicalStart(layout, rightToLeft: p.rightToLeft) ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END)
         }
         // An unwrapped line is still centred or right-aligned in its box (CSS Text 3 §6.1) when it
         // fits: Pango aligns only within a width, so give it one that cannot make the line wrap.
@@ -270,6 +270,24 @@ extension FontSystem {
         layouts[p] = layout
         g_object_ref(UnsafeMutableRawPointer(layout))
         return layout
+    }
+
+    /// Blink cuts an overflowing line at its visual end edge (CSS Overflow 3 §5.1), Pango at the text's
+    /// logical end: the same unless the run at that edge is text in the other direction beginning the
+    /// paragraph (English in an rtl box, Hebrew in an ltr one), whose logical start is there instead.
+    private func cutsLogicalStart(_ layout: OpaquePointer, rightToLeft: Bool) -> Bool {
+        let width = pango_layout_get_width(layout)
+        pango_layout_set_width(layout, -1)
+        defer { pango_layout_set_width(layout, width) }
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return false }
+        var runs: [UnsafeMutablePointer<PangoItem>] = []
+        var node = line.pointee.runs
+        while let n = node {
+            if let item = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item { runs.append(item) }
+            node = n.pointee.next
+        }
+        guard let edge = rightToLeft ? runs.first : runs.last else { return false }
+        return edge.pointee.offset == 0 && (edge.pointee.analysis.level % 2 == 1) != rightToLeft
     }
 
     /// The first and last lines' baselines from the paragraph's top, where drawing puts them (Blink's).
