@@ -225,8 +225,11 @@ public final class LayoutEngine {
             // Under a clamp, the lines left; past its last line every block is one line tall (Blink).
             let budget = lineBudget
             if let budget { paragraph.maxLines = max(budget, 1) }
+            // Cut after the last shown line's last word, as Blink ends a clamp (no second ellipsis then).
+            let clamped = fonts.clampedAtLineEnd(paragraph)
+            if let clamped { paragraph = clamped }
             var metrics = fonts.measure(paragraph)
-            if let budget, budget > 0, clampEllipsis, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
+            if let budget, budget > 0, clampEllipsis, clamped == nil, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
                 paragraph.runs[last].text += "\u{2026}"
                 metrics = fonts.measure(paragraph)
             }

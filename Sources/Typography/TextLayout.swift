@@ -213,10 +213,6 @@ extension FontSystem {
             pango_layout_set_width(layout, Int32(saturating: width * scale, rounded: .down))
             pango_layout_set_wrap(layout, p.breaksWords ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
         }
-        if let lines = p.maxLines {
-            pango_layout_set_height(layout, Int32(clamping: -lines))
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        }
         switch p.alignment {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
@@ -251,6 +247,10 @@ extension FontSystem {
         }
         pango_layout_set_attributes(layout, list)
         pango_attr_list_unref(list)
+        if let lines = p.maxLines {
+            pango_layout_set_height(layout, Int32(clamping: -lines))
+            pango_layout_set_ellipsize(layout, lines == 1 && !p.wraps && cutsLogicalStart(layout, rightToLeft: p.rightToLeft) ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END)
+        }
         // An unwrapped line is still centred or right-aligned in its box (CSS Text 3 §6.1) when it
         // fits: Pango aligns only within a width, so give it one that cannot make the line wrap.
         if !p.wraps, p.maxLines == nil, let width = p.width, p.alignment == .center || p.alignment == .right {
@@ -270,6 +270,24 @@ extension FontSystem {
         layouts[p] = layout
         g_object_ref(UnsafeMutableRawPointer(layout))
         return layout
+    }
+
+    /// Blink cuts an overflowing line at its visual end edge (CSS Overflow 3 §5.1), Pango at the text's
+    /// logical end: the same unless the run at that edge is text in the other direction beginning the
+    /// paragraph (English in an rtl box, Hebrew in an ltr one), whose logical start is there instead.
+    private func cutsLogicalStart(_ layout: OpaquePointer, rightToLeft: Bool) -> Bool {
+        let width = pango_layout_get_width(layout)
+        pango_layout_set_width(layout, -1)
+        defer { pango_layout_set_width(layout, width) }
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return false }
+        var runs: [UnsafeMutablePointer<PangoItem>] = []
+        var node = line.pointee.runs
+        while let n = node {
+            if let item = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item { runs.append(item) }
+            node = n.pointee.next
+        }
+        guard let edge = rightToLeft ? runs.first : runs.last else { return false }
+        return edge.pointee.offset == 0 && (edge.pointee.analysis.level % 2 == 1) != rightToLeft
     }
 
     /// The first and last lines' baselines from the paragraph's top, where drawing puts them (Blink's).
@@ -365,3 +383,44 @@ extension String {
 
 /// A length in Pango units (1/1024 px), saturated: Pango keeps them in 32 bits.
 func pangoUnits(_ v: Double) -> Int32 { Int32(saturating: v * Double(PANGO_SCALE), rounded: .toNearestOrAwayFromZero) }
+
+extension FontSystem {
+    /// A `line-clamp`ed paragraph as Blink ends it: the lines broken as if unclamped, the text cut after
+    /// the last shown line's own content (its trailing spaces dropped) and an ellipsis put after that, so it
+    /// follows the last whole word that fits; only when the ellipsis itself does not fit is the line cut
+    /// inside a word (the paragraph keeps `maxLines`, which ellipsizes there). Pango alone would fill
+    /// the last line with the rest of the text and cut it wherever the width ends. Nil when the
+    /// paragraph has no more lines than it may show.
+    public func clampedAtLineEnd(_ p: Paragraph) -> Paragraph? {
+        guard let lines = p.maxLines, p.wraps, p.width != nil else { return nil }
+        var unclamped = p
+        unclamped.maxLines = nil
+        let layout = makeLayout(unclamped)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        guard Int(pango_layout_get_line_count(layout)) > lines, let line = pango_layout_get_line_readonly(layout, Int32(lines - 1)) else { return nil }
+        let cut = Int(line.pointee.start_index + line.pointee.length)
+        var out = p
+        out.runs = []
+        var offset = 0
+        for run in p.runs {
+            let length = run.text.replacingNewlines().utf8.count
+            defer { offset += length }
+            guard offset < cut else { break }
+            guard offset + length > cut else { out.runs.append(run); continue }
+            // Byte `cut` starts the next line: always a character boundary in Pango's text.
+            var kept = run
+            let text = run.text.replacingNewlines()
+            kept.text = String(decoding: text.utf8.prefix(cut - offset), as: UTF8.self).replacingOccurrences(of: "\u{2028}", with: "\n")
+            out.runs.append(kept)
+        }
+        while let last = out.runs.last, last.text.hasSuffix(" ") || last.text.hasSuffix("\n") || last.text.isEmpty {
+            if !last.text.isEmpty { out.runs[out.runs.count - 1].text.removeLast() }
+            if out.runs[out.runs.count - 1].text.isEmpty { out.runs.removeLast() }
+        }
+        guard !out.runs.isEmpty else { return nil }
+        out.runs[out.runs.count - 1].text += "\u{2026}"
+        let end = out.runs.reduce(0) { $0 + $1.text.replacingNewlines().utf8.count }
+        out.objects = p.objects.filter { $0.byteOffset + 3 <= end }
+        return out
+    }
+}
