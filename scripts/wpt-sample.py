@@ -8,11 +8,11 @@ the recorded commit, at test time.
                                         (e.g. `select refs/heads/master w3c/csswg-test`);
                                         writes sample.txt's lines to stdout
   wpt-sample.py extract OUT             each sampled file and the support files it names (images,
-                                        style sheets, fonts under the test's folder), at the
-                                        recorded commit, from $WPT, else ../shared/conformance/
-                                        csswg-test or wpt, else .build/wpt-git (a git directory,
-                                        bare or not) into OUT; exits 3 with a message saying how
-                                        to get a copy when none is there
+                                        style sheets, fonts), at the recorded commit, from $WPT,
+                                        else $SHARED (../shared)/conformance/csswg-test or wpt,
+                                        else .build/wpt-git (a git directory, bare or not) into
+                                        OUT; exits 3 with a message saying how to get a copy when
+                                        none is there
 
 The source is the W3C CSS test suite (w3c/csswg-test, 2017), from which Web Platform Tests'
 css/ folder grew: css21/X is WPT's css/CSS2/X, css-flexbox-1 its css/css-flexbox, css-text-3/X
@@ -57,8 +57,9 @@ def copy_or_exit():
     given = os.environ.get("WPT")
     if given and git(given, "rev-parse", "--git-dir").returncode != 0:
         sys.exit(f"wpt: WPT={given} is not a git directory")
-    for place in [given, os.path.join(HERE, "..", "shared", "conformance", "csswg-test"),
-                  os.path.join(HERE, "..", "shared", "conformance", "wpt"), os.path.join(HERE, ".build", "wpt-git")]:
+    shared = os.environ.get("SHARED") or os.path.join(HERE, "..", "shared")
+    for place in [given, os.path.join(shared, "conformance", "csswg-test"), os.path.join(shared, "conformance", "wpt"),
+                  os.path.join(HERE, ".build", "wpt-git")]:
         if place and os.path.isdir(place) and git(place, "rev-parse", "--git-dir").returncode == 0:
             return os.path.abspath(place)
     print("wpt: skipped, no copy of the CSS test suite the sample is read from (Tests/Fixtures/wpt/sample.txt's source line):\n"
@@ -99,6 +100,19 @@ def named_files(path, text):
             yield os.path.normpath(os.path.join(os.path.dirname(path), name))
 
 
+def places(path, tests):
+    """Where `path` is read from: itself; for a support file, also the support/ folders above
+    it, nearest first (the suite's build copied each spec's tests flat beside its support/
+    folder, so a test in a subfolder may name support/X that lives a folder up)."""
+    yield path
+    parts = path.split("/")
+    if path in tests or "support" not in parts:
+        return
+    at = parts.index("support")
+    for up in range(at - 1, -1, -1):
+        yield "/".join(parts[:up] + parts[at:])
+
+
 def extract(out):
     lines = [line.split() for line in open(SAMPLE) if line.strip() and not line.startswith("#")]
     source = next((l for l in lines if l[0] == "source"), None)
@@ -109,15 +123,16 @@ def extract(out):
     if git(copy, "cat-file", "-e", commit + "^{commit}").returncode != 0:
         sys.exit(f"wpt: {copy} is not a copy of {repository}: it has no commit {commit} ({ref}), which the sample was read at")
     tests = [l[1] for l in lines if l[0] == "test"]
-    missing, support, todo, done = 0, 0, list(tests), set()
+    missing, support, absent, todo, done = 0, 0, 0, list(tests), set()
     while todo:
         path = todo.pop(0)
         if path in done:
             continue
         done.add(path)
-        shown = git(copy, "show", f"{commit}:{path}")
-        if shown.returncode != 0:
-            missing += path in tests
+        shown = next((found for found in (git(copy, "show", f"{commit}:{place}") for place in places(path, tests))
+                      if found.returncode == 0), None)
+        if shown is None:
+            missing, absent = missing + (path in tests), absent + (path not in tests)
             continue
         support += path not in tests
         target = os.path.join(out, path)
@@ -125,8 +140,8 @@ def extract(out):
         open(target, "wb").write(shown.stdout)
         if re.search(r"\.(html?|xht(ml)?|css|svg)$", path):
             todo += named_files(path, shown.stdout.decode("utf-8", "replace"))
-    print(f"wpt: {len(tests) - missing} of {len(tests)} sampled tests and {support} support files they name,"
-          f" from {repository} at {commit[:12]} ({copy})")
+    print(f"wpt: {len(tests) - missing} of {len(tests)} sampled tests and {support} support files they name"
+          f" ({absent} more named are not in the suite), from {repository} at {commit[:12]} ({copy})")
     if missing:
         sys.exit(f"wpt: {missing} sampled tests are not in {repository} at {commit}")
 
