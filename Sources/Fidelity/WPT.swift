@@ -1,5 +1,6 @@
 import Foundation
 import Layout
+import Rendering
 import LayoutFixtures
 import Styling
 import Templating
@@ -50,7 +51,7 @@ let wptSkipRules: [(reason: String, pattern: String)] = [
     ("frame or embedded object", #"<(iframe|frame|frameset|object|embed)\b"#),
     ("form control", #"<(form|input|button|select|textarea|fieldset)\b"#),
     ("vertical writing mode", #"writing-mode\s*:\s*(vertical|sideways|tb)"#),
-    ("image, canvas or media file", #"<(img|canvas|video|audio|picture)\b|url\((?![^)]*\.(ttf|otf|woff2?)\b)"#),
+    ("canvas or media", #"<(canvas|video|audio|picture)\b"#),
     ("external style sheet", #"<link(?=[^>]*stylesheet)(?![^>]*ahem\.css)[^>]*>"#),
     ("paged media or print", #"@page|@media\s+print"#),
 ]
@@ -74,8 +75,13 @@ func wptPrepare() throws -> Int32 {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var found = WPTCase(path: path, folder: sample.folder(of: path), skipped: nil, warnings: [])
         defer { try? JSONEncoder().encode(found).write(to: folder.appendingPathComponent("case.json")) }
-        guard let text = try? String(contentsOf: source.appendingPathComponent(path), encoding: .utf8) else {
+        guard var text = try? String(contentsOf: source.appendingPathComponent(path), encoding: .utf8) else {
             found.skipped = "not extracted"; skipped += 1; continue
+        }
+        // An XHTML test's style sheet is wrapped in a CDATA section, which an XML parser drops
+        // and an HTML one (ours, and Chromium on the page we write) would read as CSS.
+        if path.hasSuffix(".xht") || path.hasSuffix(".xhtml") {
+            text = text.replacingOccurrences(of: "<![CDATA[", with: "").replacingOccurrences(of: "]]>", with: "")
         }
         if let reason = wptSkipReason(text) { found.skipped = reason; skipped += 1; continue }
         let parsed = Sanitizer.sanitize(try HTMLParser.parse(text, file: path), allowURL: Sanitizer.localURL)
@@ -89,14 +95,31 @@ func wptPrepare() throws -> Int32 {
         var body = parsed.body
         body.children = body.children.map { if case .element(let c) = $0 { .element(named(c)) } else { $0 } }
         let sheets = parsed.styleSheets.map { Stylesheet($0.text, file: path, firstLine: $0.line) }
+        // The suite's own fonts (support/*.woff) are read beside the test, as Chromium reads them.
+        let here = source.appendingPathComponent(path).deletingLastPathComponent()
+        var fontWarnings: [String] = []
+        for face in sheets.flatMap(\.fontFaces) {
+            for src in face.sources where !fonts.addFace(file: here.appendingPathComponent(src).standardizedFileURL.path, family: face.family) {
+                fontWarnings.append("@font-face \(src) of \(face.family) could not be loaded")
+            }
+        }
         let (styled, warnings) = StyleResolver(sheets: sheets, appearance: .light).resolve(body, file: path, fonts: fonts)
         // What the style sheets and the cascade warned about: the parser's and sanitizer's notes
         // (a removed <link> or <meta>) say nothing about layout, so they do not make a miss "warned".
-        found.warnings = (sheets.flatMap(\.warnings) + warnings).map(\.message)
-        let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: wptWidth)
+        found.warnings = (sheets.flatMap(\.warnings) + warnings).map(\.message) + fontWarnings
+        // Images are the suite's support files, extracted beside the test: read relative to it
+        // (as Chromium does through the page's <base>); a test naming one that is not there or
+        // that we cannot read is skipped.
+        let images = ImageStore()
+        images.resolver = { src in
+            let file = here.appendingPathComponent(src).standardizedFileURL
+            return FileManager.default.contents(atPath: file.path).map { ([UInt8]($0), file.lastPathComponent, file.path) }
+        }
+        let scene = LayoutEngine(fonts: fonts) { images.size(of: $0) }.layout(styled, width: wptWidth)
+        if !images.missing.isEmpty { found.skipped = "image file missing or unreadable"; skipped += 1; continue }
         let boxes = scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
-        try wptPage(body: body, css: parsed.styleSheets.map(\.text), ahem: ahem).write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+        try wptPage(body: body, css: parsed.styleSheets.map(\.text), ahem: ahem, base: here).write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         try "wpt".write(to: folder.appendingPathComponent("wpt.txt"), atomically: true, encoding: .utf8)
         laidOut += 1
     }
@@ -106,14 +129,16 @@ func wptPrepare() throws -> Int32 {
 
 /// The page Chromium lays out: the body as our parser read it (ids added), the test's own CSS
 /// as written, after the prelude every page we emit starts with (HTMLWriter: no body margin,
-/// Inter 16 px), and Ahem for the tests that link WPT's /fonts/ahem.css.
-func wptPage(body: Element, css: [String], ahem: String) -> String {
+/// Inter 16 px), Ahem for the tests that name it, and the test's folder in the extracted suite as
+/// the base its support files are found from.
+func wptPage(body: Element, css: [String], ahem: String, base: URL) -> String {
     let attributes = body.attributes.map { " \($0.name)=\"\(escapeHTML($0.value))\"" }.joined()
     return """
     <!DOCTYPE html>
     <html lang="en">
     <head>
     <meta charset="utf-8">
+    <base href="\(escapeHTML(base.absoluteString))">
     <style>
     @font-face { font-family: Ahem; src: url("file://\(ahem)") }
     body { margin: 0; width: \(formatNumber(wptWidth))px; font-family: Inter, sans-serif; font-size: 16px; -webkit-font-smoothing: antialiased; text-rendering: geometricPrecision }
