@@ -178,6 +178,7 @@ enum UserAgentStyle {
     static let sheet = Stylesheet("""
     body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, li, blockquote { display: block }
     p, blockquote, figure, ul, ol { margin: 1em 0 }
+    pre { display: block; margin: 1em 0; white-space: pre; font-family: monospace }
     h1 { font-size: 2em; margin: 0.67em 0; font-weight: bold }
     h2 { font-size: 1.5em; margin: 0.83em 0; font-weight: bold }
     h3 { font-size: 1.17em; margin: 1em 0; font-weight: bold }
