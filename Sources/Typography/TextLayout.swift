@@ -221,7 +221,10 @@ extension FontSystem {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        case .justify: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT); pango_layout_set_justify(layout, 1)
+        case .justify:
+            // The last line, which is not justified, starts at the start edge: the right one in rtl.
+            pango_layout_set_alignment(layout, p.rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+            pango_layout_set_justify(layout, 1)
         }
         pango_layout_set_auto_dir(layout, 0)
 
