@@ -3,11 +3,6 @@ import Typography
 
 /// Inline formatting (CSS Text 3 §4 white space, §2 text-transform): inline elements and text
 /// flattened into styled runs of one Pango paragraph per block.
-extension String {
-    /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
-    func replacingNewlinesCount() -> Int { utf8.count + filter { $0 == "\n" }.count * 2 }
-}
-
 extension LayoutEngine {
     func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?) -> Paragraph? {
         var boxes: [Int: Placed] = [:]
@@ -34,7 +29,7 @@ extension LayoutEngine {
                     }
                     text = collapsed
                 } else if let last = text.last { lastWasSpace = last.isWhitespace }
-                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.replacingNewlinesCount() }
+                if !text.isEmpty { runs.append(.init(text, style: runStyle(style))); bytes += text.pangoByteCount }
             case .element(let e):
                 guard e.style.display != .none else { return }
                 if e.style.display == .inlineBlock || e.element.tag == "img" || e.element.tag == "svg" {
