@@ -5,7 +5,8 @@ import Typography
 /// runs of inline content between them as paragraphs.
 extension LayoutEngine {
     /// Block flow: block-level children stacked with their vertical margins collapsed
-    /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
+    /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs, their
+    /// lines beside the floats of the formatting context (Floats.swift).
     func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
                     collapseTop: Bool = false, collapseBottom: Bool = false)
         -> (items: [SceneItem], height: Double, leading: AdjoiningMargins, trailing: AdjoiningMargins, staticTops: [Int: Double], clampEnd: Double?) {
@@ -16,45 +17,79 @@ extension LayoutEngine {
         var atTop = collapseTop
         var inline: [StyledNode] = []
         var clampEnd: Double?
+        // The content box in the formatting context's coordinates, where floats are.
+        let content = FloatArea(left: flowOrigin.x + origin.0, top: flowOrigin.y + origin.1, width: contentWidth, height: contentHeight)
 
         func flushInline() {
             defer { inline.removeAll() }
+            // Floats in the run go first, at the top of the line they are in (the run's first).
+            for float in floats(in: inline) { items.append(.box(placeFloat(float, top: y + pending.value, in: content))) }
             var boxes: [Int: Placed] = [:]
             guard var paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
             // Under a clamp, the lines left; past its last line every block is one line tall (Blink).
             let budget = lineBudget
             if let budget { paragraph.maxLines = max(budget, 1) }
-            var metrics = fonts.measure(paragraph)
-            if let budget, budget > 0, clampEllipsis, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
+            let top = y + pending.value
+            var lines = layoutLines(paragraph, top: top, in: content)
+            if let budget, budget > 0, clampEllipsis, lines.lineCount == budget, !lines.ellipsized, let last = paragraph.runs.indices.last {
                 paragraph.runs[last].text += "\u{2026}"
-                metrics = fonts.measure(paragraph)
+                lines = layoutLines(paragraph, top: top, in: content)
             }
-            missingGlyphs += metrics.missingGlyphs
-            y += pending.value
+            missingGlyphs += lines.missingGlyphs
+            y = top
             pending = AdjoiningMargins()
             atTop = false
             if let budget {
-                lineBudget = max(0, budget - metrics.lineCount)
-                if budget > 0, lineBudget == 0, clampEnd == nil { clampEnd = y + metrics.height }
+                lineBudget = max(0, budget - lines.lineCount)
+                if budget > 0, lineBudget == 0, clampEnd == nil { clampEnd = y + lines.height }
             }
-            for (offset, at) in fonts.objectOrigins(paragraph) {
-                guard var placed = boxes[offset] else { continue }
-                placed.box.frame.x = origin.0 + at.x + placed.margin.left
-                placed.box.frame.y = origin.1 + y + at.y + placed.margin.top
-                items.append(.box(placed.box))
+            for piece in lines.pieces {
+                guard let part = piece.paragraph else { continue }
+                for (offset, at) in fonts.objectOrigins(part) {
+                    guard var placed = boxes[piece.start + offset] else { continue }
+                    placed.box.frame.x = origin.0 + piece.x + at.x + placed.margin.left
+                    placed.box.frame.y = origin.1 + y + piece.y + at.y + placed.margin.top
+                    items.append(.box(placed.box))
+                }
+                items.append(.text(SceneText(frame: Rect(x: origin.0 + piece.x, y: origin.1 + y + piece.y, width: piece.width, height: piece.height),
+                                             paragraph: part, shadows: el.style.textShadows)))
             }
-            items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
-                                         paragraph: paragraph, shadows: el.style.textShadows)))
-            y += metrics.height
+            y += lines.height
         }
 
         for child in el.children {
-            guard case .element(let c) = child, isBlockLevel(c) else { inline.append(child); continue }
+            // A float is block-level but out of flow: it neither ends a run of inline content nor
+            // takes part in margin collapsing.
+            guard case .element(let c) = child, isBlockLevel(c), c.style.float == nil else { inline.append(child); continue }
             if c.style.display == .none { continue }
             flushInline()
             if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pending.value; continue }
-            var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
-            if collapsesThrough(c, placed) {
+            // Where its border box goes with its own top margin collapsed (what margins collapsing
+            // through it add is known once it is laid out), or below the floats it clears (§9.5.2).
+            var hypothetical = pending
+            hypothetical.add(c.style.marginEdges(contentWidth).top)
+            var top = atTop ? y : y + hypothetical.value
+            var cleared = false
+            if let floor = exclusions.bottom(clearing: c.style.clear).map({ $0 - content.top }), floor > top {
+                top = floor
+                cleared = true
+            }
+            var placed: Placed, besideFloats: (x: Double, top: Double)?
+            if startsFormattingContext(c, formattingRoot: false, shrinkToFit: false), !exclusions.isEmpty {
+                (placed, besideFloats) = placeBesideFloats(c, top: top, in: content, rightToLeft: el.style.rightToLeft)
+            } else {
+                let before = exclusions
+                func slot(_ top: Double) -> FlowSlot { FlowSlot(left: content.left, width: contentWidth, top: content.top + top, rightToLeft: el.style.rightToLeft) }
+                placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight, slot: slot(top))
+                var collapsed = pending
+                collapsed.add(placed.margin.top)
+                if !cleared, !atTop, y + collapsed.value != top, !(before.isEmpty && exclusions.isEmpty) {
+                    // Margins from inside it moved it: its lines and floats go again from there.
+                    exclusions = before
+                    placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight, slot: slot(y + collapsed.value))
+                }
+            }
+            if !cleared, besideFloats == nil, collapsesThrough(c, placed) {
                 // An empty box's own margins adjoin, and join those around it (§8.3.1).
                 // Its border edge sits where its top margin alone would put it.
                 var above = pending
@@ -65,7 +100,15 @@ extension LayoutEngine {
                 items.append(.box(placed.box))
                 continue
             }
-            if atTop {
+            if let moved = besideFloats?.top, moved > top || cleared {
+                // Clearance, or the room below floats: the border box goes there, and the margins
+                // above it collapse no more (§9.5.2).
+                y = max(moved, top)
+                atTop = false
+            } else if cleared {
+                y = top
+                atTop = false
+            } else if atTop {
                 // The first child's top margin leaves through the parent's top.
                 leading.add(placed.margin.top)
                 atTop = false
@@ -73,13 +116,8 @@ extension LayoutEngine {
                 pending.add(placed.margin.top)
                 y += pending.value
             }
-            // §10.3.3: auto margins share the free space; with none (or none left) the box
-            // starts at its containing block's start edge, the right one under rtl.
-            let w = placed.box.frame.width, free = contentWidth - w - placed.margin.horizontal
-            let autoLeft = c.style.margin[3] == .auto && free > 0, autoRight = c.style.margin[1] == .auto && free > 0
-            let x = autoLeft && autoRight ? placed.margin.left + free / 2
-                : autoLeft || (el.style.rightToLeft && !autoRight) ? contentWidth - w - placed.margin.right
-                : placed.margin.left
+            let x = besideFloats?.x ?? inlineOffset(c.style, width: placed.box.frame.width, margin: placed.margin,
+                                                   containerWidth: contentWidth, rightToLeft: el.style.rightToLeft)
             placed.box.frame.x = origin.0 + x
             placed.box.frame.y = origin.1 + y
             if clampEnd == nil, let end = placed.clampEnd { clampEnd = y + end }
@@ -91,6 +129,17 @@ extension LayoutEngine {
         }
         flushInline()
         return collapseBottom ? (items, y, leading, pending, staticTops, clampEnd) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops, clampEnd)
+    }
+
+    /// §10.3.3: where a block box's margin box starts in its containing block: auto margins
+    /// share the free space; with none (or none left) the box starts at the start edge, the
+    /// right one under rtl.
+    func inlineOffset(_ s: ComputedStyle, width w: Double, margin: Edges, containerWidth: Double, rightToLeft: Bool) -> Double {
+        let free = containerWidth - w - margin.horizontal
+        let autoLeft = s.margin[3] == .auto && free > 0, autoRight = s.margin[1] == .auto && free > 0
+        return autoLeft && autoRight ? margin.left + free / 2
+            : autoLeft || (rightToLeft && !autoRight) ? containerWidth - w - margin.right
+            : margin.left
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {
@@ -112,8 +161,8 @@ extension LayoutEngine {
     /// in-flow content, and no formatting context of its own.
     func collapsesThrough(_ el: StyledElement, _ placed: Placed) -> Bool {
         let s = el.style
-        return s.display == .block && !s.overflowHidden && placed.box.frame.height == 0 && s.borderWidth[0] == 0 && s.borderWidth[2] == 0
-            && s.minHeight.resolve(0) ?? 0 == 0 && placed.box.items.isEmpty
+        return s.display == .block && !s.overflowHidden && !s.flowRoot && placed.box.frame.height == 0 && s.borderWidth[0] == 0 && s.borderWidth[2] == 0
+            && s.minHeight.resolve(0) ?? 0 == 0 && placed.box.items.allSatisfy { if case .box(let b) = $0 { b.isFloat } else { false } }
     }
 
     /// position: relative moves the box after layout (§9.4.3).

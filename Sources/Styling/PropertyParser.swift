@@ -28,7 +28,7 @@ struct PropertyParser {
         "padding", "padding-top", "padding-right", "padding-bottom", "padding-left",
         "border", "border-top", "border-right", "border-bottom", "border-left", "border-width", "border-color", "border-style",
         "border-radius", "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius", "border-bottom-left-radius",
-        "box-sizing", "aspect-ratio", "overflow", "opacity", "background-color", "background", "background-image", "box-shadow",
+        "box-sizing", "aspect-ratio", "overflow", "float", "clear", "opacity", "background-color", "background", "background-image", "box-shadow",
         "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
         "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
@@ -73,14 +73,31 @@ struct PropertyParser {
             }
         }
         let sideIndex = ["top": 0, "right": 1, "bottom": 2, "left": 3]
+        func side(_ t: String) -> ComputedStyle.FloatSide? {
+            switch t {
+            case "inline-start": parent.rightToLeft ? .right : .left
+            case "inline-end": parent.rightToLeft ? .left : .right
+            default: ComputedStyle.FloatSide(rawValue: t)
+            }
+        }
 
         switch property {
         case "display":
+            s.flowRoot = lower == "flow-root"
+            if lower == "flow-root" { s.display = .block; return true }
             if lower == "inline-flex" { s.display = .flex; return true }
             if lower == "inline-grid" { s.display = .grid; return true }
-            if lower == "-webkit-box" { s.display = .block; return true } // the line-clamp idiom
+            // The line-clamp idiom; a legacy flexbox, so its own formatting context as flow-root is.
+            if lower == "-webkit-box" { s.display = .block; s.flowRoot = true; return true }
             return set(ComputedStyle.Display(rawValue: lower)) { s.display = $0 }
         case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
+        // The flow-relative values take the containing block's direction (Logical Properties 1 §2.1).
+        case "float":
+            if lower == "none" { s.float = nil; return true }
+            return set(side(lower)) { s.float = $0 }
+        case "clear":
+            if lower == "none" || lower == "both" { s.clear = lower == "none" ? .none : .both; return true }
+            return set(side(lower)) { s.clear = $0 == .left ? .left : .right }
         case "top": return set(length(v)) { s.top = $0 }
         case "right": return set(length(v)) { s.right = $0 }
         case "bottom": return set(length(v)) { s.bottom = $0 }
