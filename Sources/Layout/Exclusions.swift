@@ -51,7 +51,14 @@ struct Exclusions: Equatable {
 
     /// The lowest margin-box bottom of the floats on the sides `clear` names (nil: none).
     func bottom(clearing clear: ComputedStyle.Clear) -> Double? {
-        areas.filter { clear == .both || (clear == .left) == ($0.side == .left) && clear != .none }.map(\.bottom).max()
+        areas.filter { area in
+            switch clear {
+            case .none: false
+            case .both: true
+            case .left: area.side == .left
+            case .right: area.side == .right
+            }
+        }.map(\.bottom).max()
     }
 
     /// The lowest margin-box bottom of all floats, which a formatting context root's auto height
