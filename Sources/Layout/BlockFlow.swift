@@ -64,10 +64,10 @@ extension LayoutEngine {
             if c.style.display == .none { continue }
             flushInline()
             if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pending.value; continue }
-            // Where its border box goes with its own top margin collapsed (what margins collapsing
-            // through it add is known once it is laid out), or below the floats it clears (§9.5.2).
+            // Where its border box goes with its top margin collapsed (checked once it is laid out),
+            // or below the floats it clears (§9.5.2).
             var hypothetical = pending
-            hypothetical.add(c.style.marginEdges(contentWidth).top)
+            addTopMargins(of: c, cbWidth: contentWidth, to: &hypothetical)
             var top = atTop ? y : y + hypothetical.value
             var cleared = false
             if let floor = exclusions.bottom(clearing: c.style.clear).map({ $0 - content.top }), floor > top {
@@ -140,6 +140,24 @@ extension LayoutEngine {
         return autoLeft && autoRight ? margin.left + free / 2
             : autoLeft || (rightToLeft && !autoRight) ? containerWidth - w - margin.right
             : margin.left
+    }
+
+    /// The top margins that adjoin a block's own before it is laid out (§8.3.1): its own, then
+    /// through a top with no border or padding those of its first in-flow block child, and on
+    /// down; what places it among floats, checked against layout (which lays it out again when
+    /// this was wrong, so a good guess keeps nested blocks from being laid out twice each).
+    func addTopMargins(of el: StyledElement, cbWidth: Double, to margins: inout AdjoiningMargins) {
+        margins.add(el.style.marginEdges(cbWidth).top)
+        guard !startsFormattingContext(el, formattingRoot: false, shrinkToFit: false), el.style.frame(cbWidth).top == 0 else { return }
+        for child in el.children {
+            switch child {
+            case .text(let t): if t.contains(where: { !$0.isWhitespace }) { return }
+            case .element(let c):
+                if c.style.display == .none || c.style.position == .absolute || c.style.float != nil { continue }
+                if isBlockLevel(c), c.style.clear == .none { addTopMargins(of: c, cbWidth: cbWidth, to: &margins) }
+                return
+            }
+        }
     }
 
     func isBlockLevel(_ el: StyledElement) -> Bool {

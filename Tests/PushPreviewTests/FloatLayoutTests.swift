@@ -64,6 +64,14 @@ import Typography
         #expect(laid.texts("p").first.map { ($0.x, $0.y) } ?? (.nan, .nan) == (100, 0))
     }
 
+    @Test func marginsCollapsingThroughNestedBlocksPlaceTheirLinesBesideTheFloat() throws {
+        // Twelve blocks, each a margin deeper: the text is where all the margins collapsed put it.
+        let nested = (1...12).map { "<div style=\"margin-top: \($0)px\">" }.joined() + "<p id=\"p\" style=\"margin: 0\">Beside</p>" + String(repeating: "</div>", count: 12)
+        let laid = try layout("<div id=\"f\" style=\"float: left; width: 50px; height: 30px\"></div>" + nested)
+        #expect(laid["p"].y == 12)
+        #expect(laid.texts("p").first?.x == 50)
+    }
+
     @Test func floatsStackBesideEachOtherAndDropWhenThereIsNoRoom() throws {
         let laid = try layout("""
         <div style="width: 200px">
