@@ -147,7 +147,7 @@ extension LayoutEngine {
         for item in last ? box.items.reversed() : box.items {
             switch item {
             case .text(let t): let b = fonts.baselines(t.paragraph); return t.frame.y + (last ? b.last : b.first)
-            case .box(let b) where !b.isAbsolute:
+            case .box(let b) where !b.isAbsolute && !b.isFloat:
                 if let inner = baseline(b, last: last) { return b.frame.y + inner }
                 if !last { return b.frame.y + b.frame.height }
             default: continue

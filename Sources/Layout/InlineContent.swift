@@ -9,11 +9,6 @@ extension Character {
     var isCollapsibleSpace: Bool { unicodeScalars.allSatisfy { [" ", "\t", "\n", "\r", "\u{0C}"].contains($0) } }
 }
 
-extension String {
-    /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
-    func replacingNewlinesCount() -> Int { utf8.count + filter { $0 == "\n" }.count * 2 }
-}
-
 extension LayoutEngine {
     func makeParagraph(_ nodes: [StyledNode], container: ComputedStyle, width: Double?) -> Paragraph? {
         var boxes: [Int: Placed] = [:]
@@ -74,11 +69,12 @@ extension LayoutEngine {
                 if !text.isEmpty {
                     text = joined(text)
                     runs.append(.init(text, style: runStyle(style)))
-                    bytes += text.replacingNewlinesCount()
+                    bytes += text.pangoByteCount
                     afterObject = false
                 }
             case .element(let e):
-                guard e.style.display != .none else { return }
+                // A float is placed apart (Floats.swift): no part of the line's text.
+                guard e.style.display != .none, e.style.float == nil else { return }
                 if e.style.display == .inlineBlock || e.style.inlineLevel || e.element.tag == "img" || e.element.tag == "svg" {
                     let placed = layoutBox(e, cbWidth: width ?? 100_000, cbHeight: nil, shrinkToFit: true, formattingRoot: true)
                     let f = placed.box.frame
@@ -205,22 +201,44 @@ extension LayoutEngine {
         if s.display == .grid { return gridIntrinsicWidth(el, minimum: minimum) + frame }
         var widths: [Double] = []
         var inline: [StyledNode] = []
+        // Floats stand beside the lines after them, and beside the next box if it starts a
+        // formatting context (Blink's max-content); a box of this flow or a clear ends them.
+        var floatsBeside = 0.0
+        func endFloats() { if floatsBeside > 0 { widths.append(floatsBeside); floatsBeside = 0 } }
         func flush() {
             defer { inline.removeAll() }
+            // Floats inside the run's inline elements stand in its lines too.
+            for float in floats(in: inline) {
+                let w = intrinsicWidth(float, minimum: minimum)
+                if minimum { widths.append(w) } else { floatsBeside += w }
+            }
             guard var p = makeParagraph(inline, container: s, width: nil) else { return }
             if minimum { p.width = 0; p.maxLines = nil; p.breaksWords = s.breaksAnywhere }
             p.wraps = minimum
-            widths.append(fonts.measure(p).width)
+            widths.append(fonts.measure(p).width + floatsBeside)
+            floatsBeside = 0
         }
         for child in el.children {
+            if case .element(let c) = child, c.style.float != nil, c.style.display != .none {
+                if c.style.clear != .none { endFloats() }
+                if minimum { widths.append(intrinsicWidth(c, minimum: true)) } else { floatsBeside += intrinsicWidth(c, minimum: false) }
+                continue
+            }
             // A flex or grid container's element children are items, block-level whatever their display.
             if case .element(let c) = child, isBlockLevel(c) || ((s.display == .flex || s.display == .grid) && c.element.tag != "br") {
                 if c.style.display == .none || c.style.position == .absolute { continue }
                 flush()
-                widths.append(intrinsicWidth(c, minimum: minimum))
+                if floatsBeside > 0, c.style.clear == .none, startsFormattingContext(c, formattingRoot: false, shrinkToFit: false) {
+                    floatsBeside += intrinsicWidth(c, minimum: minimum)
+                    endFloats()
+                } else {
+                    endFloats()
+                    widths.append(intrinsicWidth(c, minimum: minimum))
+                }
             } else { inline.append(child) }
         }
         flush()
+        endFloats()
         let rowSum = s.display == .flex && s.isFlexRow && !(minimum && s.flexWrap)
         let content = rowSum ? widths.reduce(0, +) + (s.columnGap.resolve(0) ?? 0) * Double(max(0, widths.count - 1)) : (widths.max() ?? 0)
         return content + frame

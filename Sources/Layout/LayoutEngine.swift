@@ -28,6 +28,10 @@ public final class LayoutEngine {
     var lineBudget: Int?
     /// The clamp's last line ends in an ellipsis though its text fits: content follows it (Blink).
     var clampEllipsis = false
+    /// The floats of the block formatting context being laid out (Exclusions.swift), and where the
+    /// box whose block flow is being laid out has its border box in that context's coordinates.
+    var exclusions = Exclusions()
+    var flowOrigin = (x: 0.0, y: 0.0)
 
     struct BoxKey: Hashable {
         var serial: Int, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?, forcedHeight: Double?
@@ -48,11 +52,22 @@ public final class LayoutEngine {
         truncatedParagraphs = 0
         unknownFamilies = []
         rootSerial = body.serial
-        defer { placedBoxes = [:]; intrinsicWidths = [:] }
-        var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width)
+        exclusions = Exclusions()
+        flowOrigin = (0, 0)
+        defer { placedBoxes = [:]; intrinsicWidths = [:]; exclusions = Exclusions() }
+        // The page is the formatting context root the body's floats are placed in (its height holds them).
+        var slot = FlowSlot(left: 0, width: width, top: max(0, body.style.marginEdges(width).top), rightToLeft: false)
+        var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width, slot: slot)
+        if max(0, root.margin.top) != slot.top, !exclusions.isEmpty {
+            // Margins that collapsed through the body moved it: its floats go again from there.
+            exclusions = Exclusions()
+            slot.top = max(0, root.margin.top)
+            root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width, slot: slot)
+        }
         // Margins that collapsed through the body end up outside it, as in a browser's canvas.
         root.box.frame.y = max(0, root.margin.top)
-        return Scene(width: width, height: root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom),
+        let floatsBottom = exclusions.bottom ?? 0
+        return Scene(width: width, height: max(floatsBottom, root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom)),
                      root: root.box, missingGlyphs: missingGlyphs, truncatedParagraphs: truncatedParagraphs, unknownFamilies: unknownFamilies.sorted())
     }
 
@@ -65,32 +80,52 @@ public final class LayoutEngine {
         var clampEnd: Double?
     }
 
+    /// Where an in-flow block box goes in its block formatting context: its containing block's
+    /// content box (left edge and width) and the top of its own border box, in the context's
+    /// coordinates, and the direction it is placed by. Only floats make it matter.
+    struct FlowSlot {
+        var left, width, top: Double
+        var rightToLeft: Bool
+    }
+
     /// Lays out one element as a box of its own. `forcedWidth`/`forcedHeight` are border-box sizes
     /// a flex container decided; otherwise the element's own `width`/`height` apply.
     /// `formattingRoot`: the box starts a block formatting context (a flex item, an absolute
-    /// box), so its children's margins stay inside it.
+    /// box), so its children's margins stay inside it. `slot`: where a box that starts none goes
+    /// among the floats of the context it is in.
     func layoutBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double? = nil,
-                   forcedHeight: Double? = nil, shrinkToFit: Bool = false, formattingRoot: Bool = false) -> Placed {
-        guard el.serial > 0 else {
+                   forcedHeight: Double? = nil, shrinkToFit: Bool = false, formattingRoot: Bool = false, slot: FlowSlot? = nil) -> Placed {
+        // A box in its parent's formatting context depends on the floats there and adds its own:
+        // remembered only while there are none.
+        let ownContext = startsFormattingContext(el, formattingRoot: formattingRoot, shrinkToFit: shrinkToFit)
+        guard el.serial > 0, ownContext || exclusions.isEmpty else {
             return placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
-                            shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+                            shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, slot: slot)
         }
         let budget = lineBudget
         let key = BoxKey(serial: el.serial, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
                          shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, lineBudget: budget, clampEllipsis: clampEllipsis)
         if let known = placedBoxes[key] { lineBudget = budget.map { max(0, $0 - known.linesUsed) }; return known }
         var placed = placeBox(el, cbWidth: cbWidth, cbHeight: cbHeight, forcedWidth: forcedWidth, forcedHeight: forcedHeight,
-                              shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+                              shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, slot: slot)
         placed.linesUsed = (budget ?? 0) - (lineBudget ?? 0)
-        placedBoxes[key] = placed
+        if ownContext || exclusions.isEmpty { placedBoxes[key] = placed }
         return placed
     }
 
+    /// Whether the box starts a block formatting context (CSS 2.1 §9.4.1, Display 3 §2): its floats
+    /// and its children's margins stay inside it, and in its parent's flow it goes beside floats.
+    func startsFormattingContext(_ el: StyledElement, formattingRoot: Bool, shrinkToFit: Bool) -> Bool {
+        let s = el.style
+        return formattingRoot || shrinkToFit || s.display != .block || s.overflowHidden || s.flowRoot || s.float != nil
+            || s.position == .absolute || el.element.tag == "img" || el.element.tag == "svg"
+    }
+
     private func placeBox(_ el: StyledElement, cbWidth: Double, cbHeight: Double?, forcedWidth: Double?,
-                          forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool) -> Placed {
+                          forcedHeight: Double?, shrinkToFit: Bool, formattingRoot: Bool, slot: FlowSlot?) -> Placed {
         if el.style.hasSizeKeywords {
             return placeBox(resolvingSizeKeywords(el, cbWidth: cbWidth, cbHeight: cbHeight), cbWidth: cbWidth, cbHeight: cbHeight,
-                            forcedWidth: forcedWidth, forcedHeight: forcedHeight, shrinkToFit: shrinkToFit, formattingRoot: formattingRoot)
+                            forcedWidth: forcedWidth, forcedHeight: forcedHeight, shrinkToFit: shrinkToFit, formattingRoot: formattingRoot, slot: slot)
         }
         let s = el.style
         let frame = s.frame(cbWidth)
@@ -113,6 +148,19 @@ public final class LayoutEngine {
         if forcedWidth == nil { width = s.clampWidth(width, cbWidth: cbWidth, frame: frame.horizontal) }
         let contentWidth = max(0, width - frame.horizontal)
 
+        // A formatting context root places its floats afresh, from its own corner; any other box
+        // takes part in its parent's, at its slot.
+        let ownContext = startsFormattingContext(el, formattingRoot: formattingRoot, shrinkToFit: shrinkToFit)
+        let outerExclusions = exclusions, outerOrigin = flowOrigin
+        if ownContext { exclusions = Exclusions(); flowOrigin = (0, 0) }
+        else if let slot {
+            flowOrigin = (slot.left + inlineOffset(s, width: width, margin: margin, containerWidth: slot.width, rightToLeft: slot.rightToLeft), slot.top)
+        }
+        defer {
+            if ownContext { exclusions = outerExclusions }
+            flowOrigin = outerOrigin
+        }
+
         // A definite height lets percentages inside resolve.
         var definiteHeight = forcedHeight ?? s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical)
             .map { s.clampHeight($0, cbHeight: cbHeight, frame: frame.vertical) }
@@ -130,15 +178,14 @@ public final class LayoutEngine {
         // A clamp box counts its block flow's lines afresh; a box starting a formatting context of
         // its own, or laid out more than once (flex, grid), takes none from an outer clamp.
         let outerBudget = lineBudget, outerEllipsis = clampEllipsis
-        let startsContext = intrinsic != nil || s.display == .grid || s.display == .flex || formattingRoot || shrinkToFit
-            || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
-        if s.lineClamp != nil || startsContext { lineBudget = s.lineClamp; clampEllipsis = false }
-        defer { if s.lineClamp != nil || startsContext { lineBudget = outerBudget; clampEllipsis = outerEllipsis } }
+        if s.lineClamp != nil || ownContext { lineBudget = s.lineClamp; clampEllipsis = false }
+        defer { if s.lineClamp != nil || ownContext { lineBudget = outerBudget; clampEllipsis = outerEllipsis } }
         var clampEnd: Double?
 
         var box = SceneBox(frame: Rect(x: 0, y: 0, width: width, height: 0), source: sourceInfo(el.element))
         box.serial = el.serial
         box.isAbsolute = s.position == .absolute
+        box.isFloat = s.float != nil
         box.insets = frame
         /// The border-box height from the content's: the definite one if any, then min/max.
         var unclampedHeight = 0.0
@@ -176,7 +223,7 @@ public final class LayoutEngine {
         } else {
             // CSS 2.1 §8.3.1: with nothing between them, a box's margins collapse with its first
             // and last children's, unless the box starts a formatting context.
-            let root = formattingRoot || shrinkToFit || s.display == .inlineBlock || s.overflowHidden || s.position == .absolute
+            let root = ownContext
             let throughTop = !root && frame.top == 0
             let throughBottom = !root && frame.bottom == 0 && definiteHeight == nil && s.minHeight == .auto
             let counted = (missingGlyphs, truncatedParagraphs)
@@ -191,8 +238,10 @@ public final class LayoutEngine {
             }
             box.items += flow.items
             box.staticTops = flow.staticTops
+            // §10.6.7: a formatting context root's auto height holds its floats.
+            let floatsBottom = ownContext ? (exclusions.bottom ?? 0) - frame.top : 0
             // CSS Overflow 4 §5.2 (-webkit-line-clamp): the box ends at its last shown line.
-            if s.lineClamp != nil, let end = flow.clampEnd { height = finalHeight(end) } else { height = finalHeight(flow.height) }
+            if s.lineClamp != nil, let end = flow.clampEnd { height = finalHeight(end) } else { height = finalHeight(max(flow.height, floatsBottom)) }
             if s.lineClamp == nil, let end = flow.clampEnd { clampEnd = frame.top + end }
             if throughTop { var top = flow.leading; top.add(margin.top); margin.top = top.value }
             if throughBottom { var bottom = flow.trailing; bottom.add(margin.bottom); margin.bottom = bottom.value }
@@ -203,129 +252,6 @@ public final class LayoutEngine {
         box.backgroundImage = backgroundImage(s, width: width, height: height)
         layoutAbsolutes(el, in: &box)
         return Placed(box: box, margin: margin, clampEnd: clampEnd)
-    }
-
-    /// Block flow: block-level children stacked with their vertical margins collapsed
-    /// (§8.3.1, between siblings); runs of inline content become anonymous paragraphs.
-    func layoutFlow(_ el: StyledElement, contentWidth: Double, contentHeight: Double?, origin: (Double, Double),
-                    collapseTop: Bool = false, collapseBottom: Bool = false)
-        -> (items: [SceneItem], height: Double, leading: AdjoiningMargins, trailing: AdjoiningMargins, staticTops: [Int: Double], clampEnd: Double?) {
-        var items: [SceneItem] = []
-        var staticTops: [Int: Double] = [:]
-        var y = 0.0
-        var pending = AdjoiningMargins(), leading = AdjoiningMargins()
-        var atTop = collapseTop
-        var inline: [StyledNode] = []
-        var clampEnd: Double?
-
-        func flushInline() {
-            defer { inline.removeAll() }
-            var boxes: [Int: Placed] = [:]
-            guard var paragraph = makeParagraph(inline, container: el.style, width: contentWidth, boxes: &boxes) else { return }
-            // Under a clamp, the lines left; past its last line every block is one line tall (Blink).
-            let budget = lineBudget
-            if let budget { paragraph.maxLines = max(budget, 1) }
-            // Cut after the last shown line's last word, as Blink ends a clamp (no second ellipsis then).
-            let clamped = fonts.clampedAtLineEnd(paragraph)
-            if let clamped { paragraph = clamped }
-            var metrics = fonts.measure(paragraph)
-            if let budget, budget > 0, clampEllipsis, clamped == nil, metrics.lineCount == budget, !metrics.ellipsized, let last = paragraph.runs.indices.last {
-                paragraph.runs[last].text += "\u{2026}"
-                metrics = fonts.measure(paragraph)
-            }
-            missingGlyphs += metrics.missingGlyphs
-            y += pending.value
-            pending = AdjoiningMargins()
-            atTop = false
-            if let budget {
-                lineBudget = max(0, budget - metrics.lineCount)
-                if budget > 0, lineBudget == 0, clampEnd == nil { clampEnd = y + metrics.height }
-            }
-            for (offset, at) in fonts.objectOrigins(paragraph) {
-                guard var placed = boxes[offset] else { continue }
-                placed.box.frame.x = origin.0 + at.x + placed.margin.left
-                placed.box.frame.y = origin.1 + y + at.y + placed.margin.top
-                items.append(.box(placed.box))
-            }
-            items.append(.text(SceneText(frame: Rect(x: origin.0, y: origin.1 + y, width: contentWidth, height: metrics.height),
-                                         paragraph: paragraph, shadows: el.style.textShadows)))
-            y += metrics.height
-        }
-
-        for child in el.children {
-            guard case .element(let c) = child, isBlockLevel(c) else { inline.append(child); continue }
-            if c.style.display == .none { continue }
-            flushInline()
-            if c.style.position == .absolute { staticTops[c.serial] = origin.1 + y + pending.value; continue }
-            var placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight)
-            if collapsesThrough(c, placed) {
-                // An empty box's own margins adjoin, and join those around it (§8.3.1).
-                // Its border edge sits where its top margin alone would put it.
-                var above = pending
-                above.add(placed.margin.top)
-                placed.box.frame.x = origin.0 + placed.margin.left
-                placed.box.frame.y = origin.1 + y + (atTop ? 0 : above.value)
-                if atTop { leading.add(placed.margin.top); leading.add(placed.margin.bottom) } else { pending.add(placed.margin.top); pending.add(placed.margin.bottom) }
-                items.append(.box(placed.box))
-                continue
-            }
-            if atTop {
-                // The first child's top margin leaves through the parent's top.
-                leading.add(placed.margin.top)
-                atTop = false
-            } else {
-                pending.add(placed.margin.top)
-                y += pending.value
-            }
-            // §10.3.3: auto margins share the free space; with none (or none left) the box
-            // starts at its containing block's start edge, the right one under rtl.
-            let w = placed.box.frame.width, free = contentWidth - w - placed.margin.horizontal
-            let autoLeft = c.style.margin[3] == .auto && free > 0, autoRight = c.style.margin[1] == .auto && free > 0
-            let x = autoLeft && autoRight ? placed.margin.left + free / 2
-                : autoLeft || (el.style.rightToLeft && !autoRight) ? contentWidth - w - placed.margin.right
-                : placed.margin.left
-            placed.box.frame.x = origin.0 + x
-            placed.box.frame.y = origin.1 + y
-            if clampEnd == nil, let end = placed.clampEnd { clampEnd = y + end }
-            offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
-            items.append(.box(placed.box))
-            y += placed.box.frame.height
-            pending = AdjoiningMargins()
-            pending.add(placed.margin.bottom)
-        }
-        flushInline()
-        return collapseBottom ? (items, y, leading, pending, staticTops, clampEnd) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops, clampEnd)
-    }
-
-    func isBlockLevel(_ el: StyledElement) -> Bool {
-        switch el.style.display {
-        case .block, .none, .contents: return true
-        case .flex, .grid: return !el.style.inlineLevel || el.style.position == .absolute
-        case .inlineBlock, .inline: return el.style.position == .absolute
-        }
-    }
-
-    /// Adjoining vertical margins (§8.3.1) collapse to the largest positive plus the most
-    /// negative, all at once: the pairwise rule is not associative.
-    struct AdjoiningMargins {
-        var positive = 0.0, negative = 0.0
-        var value: Double { positive + negative }
-        mutating func add(_ m: Double) { positive = max(positive, m); negative = min(negative, m) }
-    }
-
-    /// A block whose top and bottom margins adjoin (§8.3.1): no height, border, padding or
-    /// in-flow content, and no formatting context of its own.
-    func collapsesThrough(_ el: StyledElement, _ placed: Placed) -> Bool {
-        let s = el.style
-        return s.display == .block && !s.overflowHidden && placed.box.frame.height == 0 && s.borderWidth[0] == 0 && s.borderWidth[2] == 0
-            && s.minHeight.resolve(0) ?? 0 == 0 && placed.box.items.isEmpty
-    }
-
-    /// position: relative moves the box after layout (§9.4.3).
-    func offsetRelative(_ box: inout SceneBox, _ s: ComputedStyle, cbWidth: Double, cbHeight: Double?) {
-        guard s.position == .relative else { return }
-        if let l = s.left.resolve(cbWidth) { box.frame.x += l } else if let r = s.right.resolve(cbWidth) { box.frame.x -= r }
-        if let t = s.top.resolve(cbHeight) { box.frame.y += t } else if let b = s.bottom.resolve(cbHeight) { box.frame.y -= b }
     }
 
     /// The absolutely positioned descendants this box is the containing block of: those with

@@ -58,6 +58,8 @@ public struct SceneBox: Sendable {
     /// padding, and where each absolutely positioned child would have started in block flow.
     public internal(set) var serial = 0
     var isAbsolute = false
+    /// A float: painted after the in-flow boxes beside it, before positioned ones (Appendix E).
+    public internal(set) var isFloat = false
     var containsAbsolutes = false
     /// The border-box height before min- and max-height: a flex column's base size for the item.
     var unclampedHeight = 0.0

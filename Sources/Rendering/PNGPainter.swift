@@ -73,7 +73,8 @@ public struct PNGPainter {
 
     /// One box as a browser composites it: its transform; the backdrop blurred behind it; then
     /// the box and its content (blurred if it has a filter), at its opacity.
-    private func draw(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
+    /// `floatsPainted`: an ancestor paints the floats in it (paintContents).
+    private func draw(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String], floatsPainted: Bool = false) {
         cairo_save(cr)
         cairo_translate(cr, box.frame.x, box.frame.y)
         if let t = box.transform {
@@ -88,13 +89,13 @@ public struct PNGPainter {
         if box.opacity < 1 { cairo_push_group(cr) }
         if let sigma = box.filterBlur, sigma > 0 {
             var inner = warnings
-            let layer = blurredLayer(cr, bounds: visualBounds(box), sigma: sigma) { paintContents(box, cr, &inner) }
+            let layer = blurredLayer(cr, bounds: visualBounds(box), sigma: sigma) { paintContents(box, cr, &inner, floatsPainted: floatsPainted) }
             warnings = inner
             cairo_set_source(cr, layer)
             cairo_paint(cr)
             cairo_pattern_destroy(layer)
         } else {
-            paintContents(box, cr, &warnings)
+            paintContents(box, cr, &warnings, floatsPainted: floatsPainted)
         }
         if box.opacity < 1 {
             cairo_pop_group_to_source(cr)
@@ -104,8 +105,10 @@ public struct PNGPainter {
     }
 
     /// Shadows, backgrounds, inset shadows, borders, then the content: in-flow first, then
-    /// positioned and layered boxes (CSS 2.1 Appendix E).
-    private func paintContents(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String]) {
+    /// floats, then positioned and layered boxes (CSS 2.1 Appendix E). The floats are this box's
+    /// and those of the in-flow boxes in it that paint with it (no clip, layer or float of their
+    /// own), so a float is above a later box its float overlaps, as in a browser.
+    private func paintContents(_ box: SceneBox, _ cr: OpaquePointer, _ warnings: inout [String], floatsPainted: Bool = false) {
         let (w, h) = (box.frame.width, box.frame.height)
         paintShadows(box, cr, scale: Double(scale))
         if box.background.a > 0 {
@@ -125,18 +128,29 @@ public struct PNGPainter {
             roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
             cairo_clip(cr)
         }
-        var inFlow: [SceneItem] = [], positioned: [SceneBox] = []
+        var inFlow: [SceneItem] = [], floats: [(box: SceneBox, x: Double, y: Double)] = [], positioned: [SceneBox] = []
         for item in box.items {
-            if case .box(let b) = item, b.isPositioned { positioned.append(b) } else { inFlow.append(item) }
+            if case .box(let b) = item, b.isPositioned { positioned.append(b) }
+            else if case .box(let b) = item, b.isFloat { floats.append((b, 0, 0)) }
+            else { inFlow.append(item) }
+        }
+        func paintsWith(_ b: SceneBox) -> Bool { !b.clipsContent && !b.isFloat && !b.isPositioned && b.layering == nil && b.opacity >= 1 }
+        func collectFloats(_ b: SceneBox, _ x: Double, _ y: Double) {
+            for case .box(let child) in b.items where !child.isPositioned {
+                if child.isFloat { floats.append((child, x, y)) } else if paintsWith(child) { collectFloats(child, x + child.frame.x, y + child.frame.y) }
+            }
+        }
+        if floatsPainted { floats = [] } else {
+            for case .box(let child) in inFlow where paintsWith(child) { collectFloats(child, child.frame.x, child.frame.y) }
         }
         // Layers in document order, wherever layout put them (absolute boxes join their
         // containing block after its in-flow content).
         if !zip(positioned, positioned.dropFirst()).allSatisfy({ $0.serial <= $1.serial }) {
             positioned = positioned.enumerated().sorted { ($0.element.serial, $0.offset) < ($1.element.serial, $1.offset) }.map(\.element)
         }
-        for item in inFlow + positioned.map(SceneItem.box) {
+        for item in inFlow {
             switch item {
-            case .box(let child): draw(child, cr, &warnings)
+            case .box(let child): draw(child, cr, &warnings, floatsPainted: paintsWith(child))
             case .text(let text):
                 paintTextShadows(text, cr)
                 fonts.draw(text.paragraph, cairo: cr, x: text.frame.x, y: text.frame.y)
@@ -145,6 +159,13 @@ public struct PNGPainter {
             case .vector(let vector): paintVector(vector, cr)
             }
         }
+        for float in floats {
+            cairo_save(cr)
+            cairo_translate(cr, float.x, float.y)
+            draw(float.box, cr, &warnings)
+            cairo_restore(cr)
+        }
+        for child in positioned { draw(child, cr, &warnings) }
         cairo_restore(cr)
     }
 

@@ -28,6 +28,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public enum WhiteSpace: String, Sendable {
         case normal, nowrap, pre, preWrap = "pre-wrap", preLine = "pre-line", breakSpaces = "break-spaces"
     }
+    /// The side a float goes to (CSS 2.1 §9.5.1): `inline-start`/`inline-end` are already one of them.
+    public enum FloatSide: String, Sendable { case left, right }
+    public enum Clear: String, Sendable { case none, left, right, both }
 
     // Box
     public var display = Display.inline
@@ -51,6 +54,13 @@ public struct ComputedStyle: Sendable, Equatable {
     public var borderBoxSizing = false
     public var aspectRatio: Double?
     public var overflowHidden = false
+    /// `float` (nil: none); a floated box is blockified and starts a block formatting context.
+    public var float: FloatSide?
+    /// `clear` (CSS 2.1 §9.5.2): the sides whose earlier floats the box goes below.
+    public var clear = Clear.none
+    /// `display: flow-root` (Display 3 §2), or `-webkit-box`: a block box that starts a block
+    /// formatting context.
+    public var flowRoot = false
     public var opacity = 1.0
     public var backgroundColor = RGBA.clear
     public var backgroundGradient: Gradient?

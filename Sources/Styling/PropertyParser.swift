@@ -28,7 +28,7 @@ struct PropertyParser {
         "padding", "padding-top", "padding-right", "padding-bottom", "padding-left",
         "border", "border-top", "border-right", "border-bottom", "border-left", "border-width", "border-color", "border-style",
         "border-radius", "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius", "border-bottom-left-radius",
-        "box-sizing", "aspect-ratio", "overflow", "opacity", "background-color", "background", "background-image", "box-shadow",
+        "box-sizing", "aspect-ratio", "overflow", "float", "clear", "opacity", "background-color", "background", "background-image", "box-shadow",
         "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
         "flex-grow", "flex-shrink", "flex-basis", "flex", "gap", "row-gap", "column-gap", "order", "color", "font-family",
@@ -84,18 +84,35 @@ struct PropertyParser {
             guard let a = ComputedStyle.Align(rawValue: t), a != .left, a != .right else { return nil }
             return a
         }
+        func side(_ t: String) -> ComputedStyle.FloatSide? {
+            switch t {
+            case "inline-start": parent.rightToLeft ? .right : .left
+            case "inline-end": parent.rightToLeft ? .left : .right
+            default: ComputedStyle.FloatSide(rawValue: t)
+            }
+        }
 
         switch property {
         case "display":
             // The legacy boxes as the line-clamp idiom has them; StyleResolver decides the rest.
             let outer: [String: (ComputedStyle.Display, Bool)] = ["inline-flex": (.flex, true), "inline-grid": (.grid, true),
-                                                                   "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false)]
+                                                                   "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false),
+                                                                   "flow-root": (.block, false)]
             guard let (display, inline) = outer[lower] ?? ComputedStyle.Display(rawValue: lower).map({ ($0, false) }) else { return false }
             s.display = display
             s.inlineLevel = inline
             s.legacyBox = lower.hasPrefix("-webkit-")
+            // A legacy flexbox starts its own formatting context, as flow-root does.
+            s.flowRoot = lower == "flow-root" || lower == "-webkit-box"
             return true
         case "position": return set(ComputedStyle.Position(rawValue: lower)) { s.position = $0 }
+        // The flow-relative values take the containing block's direction (Logical Properties 1 §2.1).
+        case "float":
+            if lower == "none" { s.float = nil; return true }
+            return set(side(lower)) { s.float = $0 }
+        case "clear":
+            if lower == "none" || lower == "both" { s.clear = lower == "none" ? .none : .both; return true }
+            return set(side(lower)) { s.clear = $0 == .left ? .left : .right }
         case "top": return set(length(v)) { s.top = $0 }
         case "right": return set(length(v)) { s.right = $0 }
         case "bottom": return set(length(v)) { s.bottom = $0 }

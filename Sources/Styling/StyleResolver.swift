@@ -117,6 +117,13 @@ public struct StyleResolver: Sendable {
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
         if style.legacyBox && !(style.legacyBoxVertical && style.lineClamp != nil) { legacyFlexBox(&style, element, file: file, warnings: &warnings) }
+        // CSS 2.1 §9.7: an absolute box does not float, nor does a flex or grid item (Flexbox §4);
+        // a float is a block-level box.
+        if style.position == .absolute || parent.display == .flex || parent.display == .grid { style.float = nil }
+        if style.float != nil {
+            if style.display == .inline || style.display == .inlineBlock { style.display = .block }
+            style.inlineLevel = false
+        }
         // An inline box's edges take room in its line (layout), but nothing paints its box.
         if style.display == .inline, parent.display != .flex, parent.display != .grid,
            style.backgroundColor.a > 0 || style.backgroundGradient != nil || style.backgroundImage != nil || !style.boxShadows.isEmpty
@@ -137,6 +144,7 @@ public struct StyleResolver: Sendable {
                 if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }
         }
+        if style.display != .inline, style.display != .flex, style.display != .grid { warnFloatsInLines(children, file: file, warnings: &warnings) }
         return StyledElement(element: element, style: style, children: children, serial: number)
     }
 
@@ -152,6 +160,36 @@ public struct StyleResolver: Sendable {
         let warning = TemplateWarning(file: element.file ?? file, line: element.line,
                                       message: "<\(element.tag)>: display: \(value) without -webkit-box-orient: vertical and -webkit-line-clamp is laid out as \(inline ? "inline-flex" : "flex") with items that never grow or shrink and inline children kept in lines; the rest of Blink's legacy box model is not supported")
         if !warnings.contains(warning) { warnings.append(warning) }
+    }
+
+    /// Layout places a float met in a block's inline content at the top of the paragraph it is in,
+    /// which is where Chromium puts it when nothing in its line comes before it; one after text, an
+    /// inline box or a line break is warned about.
+    private func warnFloatsInLines(_ nodes: [StyledNode], file: String, warnings: inout [TemplateWarning]) {
+        var lineStarted = false
+        func walk(_ nodes: [StyledNode]) {
+            for node in nodes {
+                switch node {
+                case .text(let t): if t.contains(where: { !$0.isWhitespace }) { lineStarted = true }
+                case .element(let e):
+                    let s = e.style
+                    if s.display == .none || s.position == .absolute { continue }
+                    if s.float != nil {
+                        guard lineStarted else { continue }
+                        let warning = TemplateWarning(file: e.element.file ?? file, line: e.element.line,
+                                                      message: "<\(e.element.tag)>: float after other content of its line is not supported; it is placed at the top of its paragraph, Chromium places it on the line it comes in")
+                        if !warnings.contains(warning) { warnings.append(warning) }
+                    } else if s.display == .inline && e.element.tag != "br" {
+                        walk(e.children)
+                    } else if s.display == .inline || s.display == .inlineBlock || s.inlineLevel {
+                        lineStarted = true
+                    } else {
+                        lineStarted = false // a block box ends the paragraph
+                    }
+                }
+            }
+        }
+        walk(nodes)
     }
 
     /// Replaces `var(--name, fallback)` (CSS Variables 1 §3), nested up to a fixed depth.

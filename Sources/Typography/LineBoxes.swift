@@ -10,6 +10,32 @@ extension FontSystem {
         var top: Double, baseline: Double, height: Double
     }
 
+    /// One line of a laid-out paragraph: the byte it starts at in the text Pango lays out, its box
+    /// from the paragraph's top, and how wide its content is.
+    public struct Line: Sendable, Equatable {
+        public var start: Int
+        public var top: Double, height: Double
+        public var width: Double
+    }
+
+    /// The paragraph's lines as measure() lays them out, for laying them out apart (beside floats).
+    public func lines(_ paragraph: Paragraph) -> [Line] {
+        let layout = makeLayout(paragraph)
+        defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
+        let boxes = lineBoxes(layout, paragraph)
+        var widths: [Int: Double] = [:]
+        if let iter = pango_layout_get_iter(layout) {
+            defer { pango_layout_iter_free(iter) }
+            repeat {
+                guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+                var logical = PangoRectangle()
+                pango_layout_iter_get_line_extents(iter, nil, &logical)
+                widths[Int(line.pointee.start_index)] = Double(logical.width) / Double(PANGO_SCALE)
+            } while pango_layout_iter_next_line(iter) != 0
+        }
+        return boxes.map { Line(start: $0.start, top: $0.top, height: $0.height, width: widths[$0.start] ?? 0) }
+    }
+
     /// CSS `line-height: normal` for this style's first available font.
     public func normalLineHeight(_ style: TextStyle) -> Double { faceMetrics(style).normalLineHeight }
 

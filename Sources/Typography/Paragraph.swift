@@ -89,10 +89,44 @@ public struct Paragraph: Sendable, Hashable {
         }
     }
     public var objects: [InlineObject] = []
+    /// Under `.justify`, the last line is justified too: it is a part of a longer paragraph (slice).
+    public var justifiesLastLine = false
 
     public init(runs: [Run], width: Double? = nil) { self.runs = runs; self.width = width }
 
     public var text: String { runs.map(\.text).joined() }
+
+    /// The length of the text Pango lays out, in bytes (newlines become U+2028).
+    public var byteCount: Int { runs.reduce(0) { $0 + $1.text.pangoByteCount } }
+
+    /// The lines from byte `range.lowerBound` up to `range.upperBound` of the text Pango lays out,
+    /// as a paragraph of their own (lines beside a float are laid out apart): runs cut there,
+    /// newlines as U+2028, inline objects moved with their text, and the white space or forced
+    /// break that ends the last line dropped, as at a paragraph's end.
+    public func slice(_ range: Range<Int>) -> Paragraph {
+        var out = self
+        out.runs = []
+        var offset = 0
+        for run in runs {
+            let bytes = Array(run.text.replacingNewlines().utf8)
+            defer { offset += bytes.count }
+            let lo = max(range.lowerBound, offset), hi = min(range.upperBound, offset + bytes.count)
+            guard lo < hi else { continue }
+            out.runs.append(Run(String(decoding: bytes[(lo - offset)..<(hi - offset)], as: UTF8.self), style: run.style))
+        }
+        out.objects = objects.filter { range.contains($0.byteOffset) }.map { object in
+            var moved = object
+            moved.byteOffset -= range.lowerBound
+            return moved
+        }
+        while let last = out.runs.last {
+            var text = last.text
+            while let c = text.unicodeScalars.last, c == " " || c == "\u{2028}" { text.unicodeScalars.removeLast() }
+            if text.isEmpty { out.runs.removeLast() } else { out.runs[out.runs.count - 1].text = text; break }
+        }
+        out.justifiesLastLine = range.upperBound < byteCount || justifiesLastLine
+        return out
+    }
 }
 
 /// What laying out a paragraph gave. Points.

@@ -217,7 +217,11 @@ extension FontSystem {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        case .justify: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT); pango_layout_set_justify(layout, 1)
+        case .justify:
+            // The last line, which is not justified, starts at the start edge: the right one in rtl.
+            pango_layout_set_alignment(layout, p.rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+            pango_layout_set_justify(layout, 1)
+            if p.justifiesLastLine { pango_layout_set_justify_last_line(layout, 1) }
         }
         pango_layout_set_auto_dir(layout, 0)
 
@@ -374,6 +378,9 @@ struct RunLook {
 
 
 extension String {
+    /// Bytes the text takes in the paragraph Pango sees (newlines become U+2028, 3 bytes).
+    public var pangoByteCount: Int { utf8.count + utf8.lazy.filter { $0 == 0x0A }.count * 2 }
+
     func replacingNewlines() -> String {
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars { out.append(scalar == "\n" ? "\u{2028}" : scalar) }

@@ -113,14 +113,14 @@ struct CommandLineTests {
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: folder.appendingPathComponent("Info.plist"))
         try Data(#"{"categories": [{"identifier": "ticket", "actions": [{"identifier": "a", "title": "A", "icon": "tortoise"}]}]}"#.utf8)
             .write(to: folder.appendingPathComponent("categories.json"))
-        try Data(#"<style>.t { float: left }</style><div class="t" onclick="x()">{{title}}</div>"#.utf8).write(to: folder.appendingPathComponent("Templates/ticket.html"))
+        try Data(#"<style>.t { vertical-align: middle }</style><div class="t" onclick="x()">{{title}}</div>"#.utf8).write(to: folder.appendingPathComponent("Templates/ticket.html"))
         try Data(#"<div>never shown</div>"#.utf8).write(to: folder.appendingPathComponent("Templates/orphan.html"))
         try Data(#"{"aps": {"alert": "Hi", "category": "Ticket"}}"#.utf8).write(to: folder.appendingPathComponent("payloads/p.apns"))
         let before = tree(folder)
         let r = try run(["validate", folder.path])
         #expect(r.status == 1, "the claimed category without a template is an error")
         for expected in ["Info.plist: NSExtension.NSExtensionPointIdentifier", "claims category \"ghost\" but there is no Templates/ghost.html",
-                         "ticket.html:1: removed event handler onclick", "ticket.html:1: CSS float", "orphan.html: a template for category \"orphan\", which no extension",
+                         "ticket.html:1: removed event handler onclick", "ticket.html:1: CSS vertical-align", "orphan.html: a template for category \"orphan\", which no extension",
                          "no look-alike for the system image \"tortoise\"", "p.apns: aps.category: \"Ticket\" is not a category of this project", "did you mean \"ticket\""] {
             #expect(r.stdout.contains(expected), "missing: \(expected)\n\(r.stdout)")
         }
