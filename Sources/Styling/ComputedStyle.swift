@@ -165,6 +165,19 @@ public struct ComputedStyle: Sendable, Equatable {
         return s
     }
 
+    /// The properties `inherited()` copies, by name (CSS 2.1's "Inherited: yes").
+    static let inheritedProperties: Set<String> = [
+        "color", "font", "font-family", "font-size", "font-weight", "font-style", "line-height", "letter-spacing",
+        "text-align", "text-transform", "white-space", "direction", "overflow-wrap", "word-wrap", "word-break", "text-shadow",
+    ]
+
+    /// The initial values of inherited properties, as declarations (`initial` on one of them).
+    static let initialValues: [String: String] = [
+        "color": "black", "font-size": "16px", "font-weight": "normal", "font-style": "normal", "line-height": "normal",
+        "letter-spacing": "normal", "text-align": "start", "text-transform": "none", "white-space": "normal", "direction": "ltr",
+        "overflow-wrap": "normal", "word-wrap": "normal", "word-break": "normal", "text-shadow": "none",
+    ]
+
     public var textStyle: TextStyle {
         var t = TextStyle()
         t.family = fontFamily; t.size = fontSize; t.weight = fontWeight; t.italic = italic; t.color = color

@@ -70,11 +70,13 @@ public struct StyleResolver: Sendable {
         var root = ComputedStyle()
         root.display = .block
         var serial = 0
-        let styled = resolve(body, parent: root, ancestors: [], file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+        let styled = resolve(body, parent: root, parentDeclared: [:], ancestors: [], file: file, fonts: fonts, serial: &serial, warnings: &warnings)
         return (styled, warnings)
     }
 
-    private func resolve(_ element: Element, parent: ComputedStyle, ancestors: [Selector.Subject], file: String, fonts: FontSystem?,
+    /// `parentDeclared`: the parent's cascaded value of each property it declares, which `inherit`
+    /// takes for a property that is not inherited.
+    private func resolve(_ element: Element, parent: ComputedStyle, parentDeclared: [String: String], ancestors: [Selector.Subject], file: String, fonts: FontSystem?,
                          serial: inout Int, warnings: inout [TemplateWarning]) -> StyledElement {
         serial += 1
         let number = serial
@@ -90,7 +92,7 @@ public struct StyleResolver: Sendable {
             guard let specificity = best else { continue }
             for (j, d) in rule.declarations.enumerated() { matched.append((d, i >= userAgentRules, specificity, first + j, file)) }
         }
-        for d in UserAgentStyle.direction(of: element) { matched.append((d, false, 0, order, UserAgentStyle.file)); order += 1 }
+        for d in UserAgentStyle.presentationalHints(of: element) { matched.append((d, false, 0, order, element.file ?? file)); order += 1 }
         if let inline = element[attribute: "style"] {
             for d in Stylesheet.declarations(inline, line: element.line) { matched.append((d, true, 1_000_000, order, element.file ?? file)); order += 1 }
         }
@@ -103,14 +105,49 @@ public struct StyleResolver: Sendable {
         // Flow-relative properties map to physical sides by the element's own direction.
         let rightToLeft = matched.last { $0.decl.property == "direction" }.map { $0.decl.value.trimmed.lowercased() == "rtl" } ?? parent.rightToLeft
         let font: Set<String> = ["font", "font-size", "font-family", "font-weight", "font-style"]
+        // Each declaration in cascade order, its variables substituted and its sides physical.
+        var cascaded: [(property: String, value: String, m: (decl: Stylesheet.Declaration, author: Bool, rank: Int, order: Int, file: String))] = []
         for m in matched.filter({ font.contains($0.decl.property) }) + matched.filter({ !font.contains($0.decl.property) && !$0.decl.property.hasPrefix("--") }) {
             let value = substituteVariables(m.decl.value, style.customProperties)
-            let lower = value.lowercased()
-            if lower == "inherit" || lower == "initial" || lower == "unset" { continue } // the defaults already do this
-            let known = PropertyParser.supported.contains(m.decl.property)
             let physical = LogicalProperties.physical(m.decl.property, value, rightToLeft: rightToLeft) ?? [(m.decl.property, value)]
-            // Unknown properties in sheets were reported when the sheet was read; inline ones here.
-            if !physical.allSatisfy({ parser.apply($0.property, $0.value, to: &style) }), known || m.rank == 1_000_000 {
+            for (property, value) in physical {
+                // A CSS-wide keyword (CSS Cascade 4 §7.3) wins over what came before it: the value
+                // is then the parent's (inherit), the initial one, or either as the property goes.
+                if let keyword = CSSWideKeyword(rawValue: value.trimmed.lowercased()) {
+                    // An element starts with its parent's inherited properties and the initial
+                    // value of the rest, so only the other two cases are declared again.
+                    cascaded.removeAll { $0.property == property }
+                    // A shorthand declared earlier, or a longhand of this one, is not taken apart.
+                    if let other = cascaded.last(where: { property.hasPrefix($0.property + "-") || $0.property.hasPrefix(property + "-") })?.property {
+                        let warning = TemplateWarning(file: m.file, line: m.decl.line, message: "\(property): \(keyword.rawValue) after \(other) in the same element's rules is not supported; \(other) is applied as declared")
+                        if !warnings.contains(warning) { warnings.append(warning) }
+                    }
+                    let inherited = ComputedStyle.inheritedProperties.contains(property)
+                    switch keyword.resolved(inherited: inherited) {
+                    case .inherit: if !inherited, let given = parentDeclared[property] { cascaded.append((property, given, m)) }
+                    case .initial:
+                        guard inherited else { continue }
+                        if let initial = ComputedStyle.initialValues[property] { cascaded.append((property, initial, m)) } else {
+                            let warning = TemplateWarning(file: m.file, line: m.decl.line, message: "\(property): initial is not supported; the parent's value is kept")
+                            if !warnings.contains(warning) { warnings.append(warning) }
+                        }
+                    case .unset: break
+                    }
+                } else {
+                    cascaded.append((property, value, m))
+                }
+            }
+        }
+        var declared: [String: String] = [:]
+        var refused: Set<Int> = []
+        for (property, value, m) in cascaded {
+            declared[property] = value
+            // Unknown properties in sheets were reported when the sheet was read; inline ones and
+            // those an attribute gives here.
+            let fromAttribute = !m.author && m.file != UserAgentStyle.file
+            if !parser.apply(property, value, to: &style), !refused.contains(m.order),
+               PropertyParser.supported.contains(m.decl.property) || m.rank == 1_000_000 || fromAttribute {
+                refused.insert(m.order)
                 let warning = TemplateWarning(file: m.file, line: m.decl.line, message: Stylesheet.unsupported(m.decl))
                 if !warnings.contains(warning) { warnings.append(warning) }
             }
@@ -139,7 +176,7 @@ public struct StyleResolver: Sendable {
             switch child {
             case .text(let t): children.append(.text(t))
             case .element(let e):
-                let styled = resolve(e, parent: style, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+                let styled = resolve(e, parent: style, parentDeclared: declared, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
                 // display: contents (Display 3 §2.5): no box of its own, its children in its place.
                 if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }
@@ -180,6 +217,9 @@ public struct StyleResolver: Sendable {
                                                       message: "<\(e.element.tag)>: float after other content of its line is not supported; it is placed at the top of its paragraph, Chromium places it on the line it comes in")
                         if !warnings.contains(warning) { warnings.append(warning) }
                     } else if s.display == .inline && e.element.tag != "br" {
+                        // Its start margin, border or padding takes room in the line (auto is 0).
+                        let start = s.rightToLeft ? 1 : 3
+                        if ![.zero, .auto].contains(s.margin[start]) || s.padding[start] != .zero || s.borderWidth[start] > 0 { lineStarted = true }
                         walk(e.children)
                     } else if s.display == .inline || s.display == .inlineBlock || s.inlineLevel {
                         lineStarted = true
@@ -228,11 +268,44 @@ enum UserAgentStyle {
     head, title, style, script, template { display: none }
     """, file: file)
 
-    /// The `dir` attribute's rules, which the sheet cannot say (it has no attribute selectors, and
+    /// What an element's attributes say of its style, which the sheet cannot say (it has no
+    /// attribute selectors): `dir`, and an image's width, height and align (HTML §15.4.3, §15.3.3).
+    static func presentationalHints(of element: Element) -> [Stylesheet.Declaration] {
+        var hints = direction(of: element)
+        func hint(_ property: String, _ value: String) { hints.append(.init(property: property, value: value, important: false, line: element.line)) }
+        if element.tag == "img" || element.tag == "svg" {
+            for name in ["width", "height"] { if let value = element[attribute: name].flatMap(dimension) { hint(name, value) } }
+        }
+        if element.tag == "img", let align = element[attribute: "align"]?.lowercased() {
+            switch align {
+            case "left", "right": hint("float", align)
+            case "top", "middle", "bottom": hint("vertical-align", align)
+            default: break
+            }
+        }
+        return hints
+    }
+
+    /// HTML's rules for parsing dimension values (§2.3.4.4): leading white space, digits with an
+    /// optional fraction, then a percentage sign or nothing that counts; anything after is ignored.
+    static func dimension(_ text: String) -> String? {
+        let rest = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" || $0 == "\r" }
+        let whole = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !whole.isEmpty else { return nil }
+        var number = String(whole), after = rest.dropFirst(whole.count)
+        if after.first == "." {
+            let fraction = after.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            if !fraction.isEmpty { number += "." + fraction }
+            after = after.dropFirst(1 + fraction.count)
+        }
+        return number + (after.first == "%" ? "%" : "px")
+    }
+
+    /// The `dir` attribute's rules (it has no attribute selectors, and
     /// `dir=auto` reads the text): `[dir=ltr i], [dir=rtl i], bdi { direction: …; unicode-bidi: isolate }`
     /// (HTML §15.3.5); `auto` takes the direction of the first strong character of the element's
     /// text, left-to-right when there is none (HTML §3.2.6.4, the directionality of an element).
-    static func direction(of element: Element) -> [Stylesheet.Declaration] {
+    private static func direction(of element: Element) -> [Stylesheet.Declaration] {
         // <bdi> is `auto` unless its dir is a valid state (HTML §4.5.24), and isolated either way (§15.3.5).
         let given = element[attribute: "dir"]?.lowercased()
         guard let dir = ["ltr", "rtl", "auto"].contains(given ?? "") ? given : element.tag == "bdi" ? "auto" : nil else { return [] }
@@ -254,5 +327,15 @@ enum UserAgentStyle {
             }
         }
         return nil
+    }
+}
+
+/// The values every property takes (CSS Cascade 4 §7.3).
+enum CSSWideKeyword: String {
+    case inherit, initial, unset
+
+    /// `unset` is `inherit` for an inherited property and `initial` for the rest.
+    func resolved(inherited: Bool) -> CSSWideKeyword {
+        self == .unset ? (inherited ? .inherit : .initial) : self
     }
 }

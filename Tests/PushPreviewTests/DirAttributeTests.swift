@@ -7,19 +7,7 @@ import Typography
 /// HTML's `dir` attribute as a browser's default style sheet takes it (the fidelity fixtures
 /// dir-attribute and dir-attribute-rtl check the layout against Chromium).
 @Suite struct DirAttributeTests {
-    /// The computed styles of the elements with ids, and the warnings.
-    func styles(_ html: String) throws -> (styles: [String: ComputedStyle], warnings: [String]) {
-        let document = try HTMLParser.parse(html, file: "dir.html")
-        let sheets = document.styleSheets.map { Stylesheet($0.text, file: "dir.html", firstLine: $0.line) }
-        let (body, warnings) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: "dir.html")
-        var out: [String: ComputedStyle] = [:]
-        func visit(_ e: StyledElement) {
-            if let id = e.element.id { out[id] = e.style }
-            for case .element(let child) in e.children { visit(child) }
-        }
-        visit(body)
-        return (out, warnings.map(\.description))
-    }
+    func styles(_ html: String) throws -> (styles: [String: ComputedStyle], warnings: [String]) { try computedStyles(html, file: "dir.html") }
 
     @Test func rtlAndLtrSetTheDirectionAndIsolate() throws {
         let (s, warnings) = try styles("""

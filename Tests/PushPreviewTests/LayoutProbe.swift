@@ -35,3 +35,18 @@ struct LayoutProbe {
         return out
     }
 }
+
+/// The computed style of each element with an id, and what the cascade and the style sheets
+/// warned (as file:line: message).
+func computedStyles(_ html: String, file: String = "probe.html") throws -> (styles: [String: ComputedStyle], warnings: [String]) {
+    let document = try HTMLParser.parse(html, file: file)
+    let sheets = document.styleSheets.map { Stylesheet($0.text, file: file, firstLine: $0.line) }
+    let (body, warned) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: file)
+    var out: [String: ComputedStyle] = [:]
+    func visit(_ e: StyledElement) {
+        if let id = e.element.id { out[id] = e.style }
+        for case .element(let child) in e.children { visit(child) }
+    }
+    visit(body)
+    return (out, (sheets.flatMap(\.warnings) + warned).map(\.description))
+}
