@@ -137,7 +137,7 @@ public final class LayoutEngine {
         if let forcedWidth { width = forcedWidth }
         else if let w = s.borderBoxSize(s.width, base: cbWidth, frame: frame.horizontal) { width = w }
         else if let intrinsic {
-            if let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical), intrinsic.height > 0 {
+            if let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical), intrinsic.ratio, intrinsic.height > 0 {
                 width = (h - frame.vertical) * intrinsic.width / intrinsic.height + frame.horizontal
             } else { width = intrinsic.width + frame.horizontal }
         } else if let ratio = s.aspectRatio, ratio > 0, let h = s.borderBoxSize(s.height, base: cbHeight, frame: frame.vertical) ?? forcedHeight {
@@ -171,7 +171,7 @@ public final class LayoutEngine {
             heightFromRatio = s.minHeight == .auto && !s.overflowHidden
         }
         if definiteHeight == nil, let intrinsic, intrinsic.width > 0 {
-            definiteHeight = contentWidth * intrinsic.height / intrinsic.width + frame.vertical
+            definiteHeight = (intrinsic.ratio ? contentWidth * intrinsic.height / intrinsic.width : intrinsic.height) + frame.vertical
         }
         let contentHeight = definiteHeight.map { max(0, $0 - frame.vertical) }
 
@@ -435,24 +435,28 @@ public final class LayoutEngine {
         return r.map { max(0, $0 * f) }
     }
 
-    func imageIntrinsicSize(_ el: StyledElement) -> (width: Double, height: Double) {
+    /// A replaced element's intrinsic size, and whether it has an intrinsic ratio (CSS 2.1 §10.3.2:
+    /// with none, a given height leaves the width at the intrinsic one).
+    typealias IntrinsicSize = (width: Double, height: Double, ratio: Bool)
+
+    func imageIntrinsicSize(_ el: StyledElement) -> IntrinsicSize {
         let attr = { (name: String) in el.element[attribute: name].flatMap { Double(decimal: $0) }?.clampedLength }
-        if let size = imageSize(el.element[attribute: "src"] ?? "") { return size }
-        return (attr("width") ?? 0, attr("height") ?? 0)
+        if let size = imageSize(el.element[attribute: "src"] ?? "") { return (size.width, size.height, true) }
+        return (attr("width") ?? 0, attr("height") ?? 0, true)
     }
 
     /// An inline `<svg>`'s size: its width and height attributes, else the viewBox's ratio at
-    /// the default 300x150 (CSS Images 3 §5.2, SVG 2 §8.2).
-    func svgIntrinsicSize(_ el: StyledElement) -> (width: Double, height: Double) {
+    /// the default 300x150 (CSS Images 3 §5.2, SVG 2 §8.2); a ratio only from both or the viewBox.
+    func svgIntrinsicSize(_ el: StyledElement) -> IntrinsicSize {
         let w = el.element[attribute: "width"].flatMap { Double($0.replacing("px", with: "")) }
         let h = el.element[attribute: "height"].flatMap { Double($0.replacing("px", with: "")) }
-        if let w, let h { return (w, h) }
+        if let w, let h { return (w, h, true) }
         if let box = SVGReader.viewBox(el.element) {
-            if let w { return (w, w * box.height / box.width) }
-            if let h { return (h * box.width / box.height, h) }
-            return (300, 300 * box.height / box.width)
+            if let w { return (w, w * box.height / box.width, true) }
+            if let h { return (h * box.width / box.height, h, true) }
+            return (300, 300 * box.height / box.width, true)
         }
-        return (w ?? 300, h ?? 150)
+        return (w ?? 300, h ?? 150, false)
     }
 
     func sourceInfo(_ e: Element) -> SourceInfo { SourceInfo(tag: e.tag, id: e.id, classes: e.classes, line: e.line) }

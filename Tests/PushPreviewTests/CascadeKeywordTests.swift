@@ -56,6 +56,17 @@ import Typography
         #expect(probe.boxes["i"]?.height == 30)
     }
 
+    /// An `<svg>` with a height but neither a width nor a viewBox has no ratio: a CSS height leaves
+    /// it 300 pt wide (CSS 2.1 §10.3.2), as Chromium draws it; with a viewBox the height gives the width.
+    @Test func anSVGWithoutAViewBoxKeepsItsDefaultWidth() throws {
+        let probe = try LayoutProbe("""
+        <svg id="plain" height="50" style="height: 100px; display: block"></svg>
+        <svg id="boxed" viewBox="0 0 40 20" style="height: 100px; display: block"></svg>
+        """, fonts: try FontSystem(fonts: try FontSet.standard()))
+        #expect(probe.boxes["plain"]?.width == 300 && probe.boxes["plain"]?.height == 100)
+        #expect(probe.boxes["boxed"]?.width == 200)
+    }
+
     @Test func aFloatAfterAnInlinesStartMarginIsWarnedAbout() throws {
         let (_, warnings) = try computedStyles("""
         <div><span style="margin-left: 40px"><b style="float: left">x</b></span></div>
