@@ -53,8 +53,10 @@ public struct PNGPainter {
         if scene.height > Self.maxPageHeight {
             warnings.append("the page is \(Int(saturating: scene.height)) pt tall; only its first \(Int(Self.maxPageHeight)) pt are drawn")
         }
-        let w = max(1, Int(saturating: min(scene.width, Self.maxPageHeight) * Double(scale), rounded: .up))
-        let h = max(1, Int(saturating: min(scene.height, Self.maxPageHeight) * Double(scale), rounded: .up))
+        // Device pixels rounded to the nearest, as Chromium sizes a screenshot (a 301.2 pt page at
+        // @2x is 602 rows there, not 603).
+        let w = max(1, Int(saturating: min(scene.width, Self.maxPageHeight) * Double(scale), rounded: .toNearestOrAwayFromZero))
+        let h = max(1, Int(saturating: min(scene.height, Self.maxPageHeight) * Double(scale), rounded: .toNearestOrAwayFromZero))
         // The pixels are ours, not cairo's: cairo clears a new surface, and an opaque background
         // is about to cover every pixel anyway (clearing was a twentieth of a gallery's time).
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(w)))

@@ -19,6 +19,11 @@ struct LayoutProbe {
         warnings = (sheets.flatMap(\.warnings) + warned).map(\.message)
     }
 
+    /// `body` in a 320 pt box of 15 px Inter with 20 px lines, the setting most layout tests share.
+    init(inBox body: String, fonts: FontSystem) throws {
+        try self.init(#"<div style="font: 15px/20px Inter; width: 320px">\#(body)</div>"#, fonts: fonts)
+    }
+
     /// The paragraphs in document order, each as the text Pango lays out.
     var texts: [SceneText] {
         var out: [SceneText] = []

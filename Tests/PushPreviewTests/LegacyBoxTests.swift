@@ -8,7 +8,7 @@ struct LegacyBoxTests {
     init() throws { fonts = try FontSystem(fonts: try FontSet.standard()) }
 
     func probe(_ body: String) throws -> LayoutProbe {
-        try LayoutProbe(#"<div style="font: 15px/20px Inter; width: 320px">\#(body)</div>"#, fonts: fonts)
+        try LayoutProbe(inBox: body, fonts: fonts)
     }
 
     @Test func theLineClampIdiomIsAClampedInlineBlock() throws {

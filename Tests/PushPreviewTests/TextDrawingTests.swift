@@ -29,6 +29,17 @@ struct TextDrawingTests {
         return out
     }
 
+    /// A page is as many device pixels tall as Chromium's screenshot of it: the nearest whole number.
+    @Test func aPagesRowsAreItsHeightRoundedToTheNearestDevicePixel() throws {
+        for (height, scale, rows) in [(301.2, 2, 602), (301.3, 2, 603), (201.9, 1, 202), (100.1, 3, 300), (100.2, 3, 301)] {
+            let document = try HTMLParser.parse(#"<div style="height: \#(height)px"></div>"#, file: "page.html")
+            let (styled, _) = StyleResolver(sheets: [], appearance: .light).resolve(document.body, file: "page.html")
+            let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: 100)
+            let image = PNGPainter(fonts: fonts, images: ImageStore(), scale: scale).paint(scene, background: .white).image
+            #expect(image.height == rows, "\(height) pt at @\(scale)x")
+        }
+    }
+
     @Test func wholeDevicePixelMovesGiveTheSamePixelsMoved() throws {
         let base = try draw(indent: 10)
         #expect(base.pixels.contains { $0 < 128 }, "the text is drawn")
