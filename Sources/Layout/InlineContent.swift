@@ -57,6 +57,17 @@ extension LayoutEngine {
                         else { collapsed.append(c); lastWasSpace = false }
                     }
                     text = collapsed
+                } else if style.whiteSpace == .preLine {
+                    // Spaces and tabs collapse, and go next to a segment break, which stays (CSS Text 3 §4.1.1).
+                    var collapsed = ""
+                    for c in text {
+                        if c == "\n" || c == "\r\n" {
+                            while collapsed.last == " " { collapsed.removeLast() }
+                            collapsed.append("\n"); lastWasSpace = true
+                        } else if c.isCollapsibleSpace { if !lastWasSpace { collapsed.append(" ") }; lastWasSpace = true }
+                        else { collapsed.append(c); lastWasSpace = false }
+                    }
+                    text = collapsed
                 } else if let last = text.last {
                     lastWasSpace = last.isCollapsibleSpace
                     // break-spaces (CSS Text 3 §3): a space never hangs and a line may break after each

@@ -35,4 +35,12 @@ struct BreakSpacesTests {
         #expect(p.boxes["m"]?.y == 9)
         #expect(p.warnings.isEmpty, "\(p.warnings)")
     }
+
+    /// pre-line keeps segment breaks and collapses the rest, with no space left next to a break.
+    @Test func preLineCollapsesSpacesAndKeepsLineBreaks() throws {
+        let p = try probe("pre-line", "<span id=\"a\" style=\"display: inline-block\">Pier    3  \n   west\tside</span><br><span id=\"b\" style=\"display: inline-block\">Pier 3\nwest side</span>")
+        let text = p.texts.flatMap { $0.paragraph.runs.map(\.text) }.joined()
+        #expect(text.contains("Pier 3\nwest side"), "\(text.debugDescription)")
+        #expect(p.boxes["a"]?.width == p.boxes["b"]?.width && p.boxes["a"]?.height == 40)
+    }
 }
