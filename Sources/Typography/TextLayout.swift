@@ -27,6 +27,7 @@ extension FontSystem {
         defer { cpango_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
         let baselines = lineBoxes(layout, paragraph).baselines
+        let x = x + overflowShift(layout, p)
         guard let iter = pango_layout_get_iter(layout) else { return }
         defer { pango_layout_iter_free(iter) }
         cairo_save(cairo)
@@ -276,6 +277,17 @@ extension FontSystem {
         return layout
     }
 
+    /// How far an unwrapped right-to-left paragraph wider than its box is moved: such a line is
+    /// start-aligned (CSS Text 3 §6.1), its right edge on the box's and the overflow on the left,
+    /// where Pango, given no width that would not wrap it, starts it at 0.
+    private func overflowShift(_ layout: OpaquePointer, _ p: Paragraph) -> Double {
+        guard p.rightToLeft, !p.wraps, p.maxLines == nil, let width = p.width, pango_layout_get_width(layout) == -1 else { return 0 }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let overflow = Double(logical.x + logical.width) / Double(PANGO_SCALE) - width
+        return overflow > 0 ? -overflow : 0
+    }
+
     /// Blink cuts an overflowing line at its visual end edge (CSS Overflow 3 §5.1), Pango at the text's
     /// logical end: the same unless the run at that edge is text in the other direction beginning the
     /// paragraph (English in an rtl box, Hebrew in an ltr one), whose logical start is there instead.
@@ -312,6 +324,7 @@ extension FontSystem {
         let scale = Double(PANGO_SCALE)
         let baselines = lineBoxes(layout, paragraph).baselines
         var out: [Int: (x: Double, y: Double)] = [:]
+        let shift = overflowShift(layout, p)
         guard let iter = pango_layout_get_iter(layout) else { return [:] }
         defer { pango_layout_iter_free(iter) }
         repeat {
@@ -323,7 +336,7 @@ extension FontSystem {
                 pango_layout_index_to_pos(layout, Int32(object.byteOffset), &pos)
                 // The leading edge; in right-to-left text that is the right side.
                 let x = Double(pos.width < 0 ? pos.x + pos.width : pos.x) / scale
-                out[object.byteOffset] = (x, baseline - object.ascent)
+                out[object.byteOffset] = (x + shift, baseline - object.ascent)
             }
         } while pango_layout_iter_next_line(iter) != 0
         return out

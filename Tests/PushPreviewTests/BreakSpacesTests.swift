@@ -43,4 +43,14 @@ struct BreakSpacesTests {
         #expect(text.contains("Pier 3\nwest side"), "\(text.debugDescription)")
         #expect(p.boxes["a"]?.width == p.boxes["b"]?.width && p.boxes["a"]?.height == 40)
     }
+
+    /// An unwrapped line too long for its box starts at the start edge (CSS Text 3 §6.1): in
+    /// right-to-left text the right one, the overflow on the left; in left-to-right the left one.
+    @Test func anOverlongUnwrappedLineStartsAtItsStartEdge() throws {
+        let line = #"<span id="first" style="display: inline-block; width: 10px; height: 10px"></span> the ferry to Westhaven leaves at 18:40"#
+        let rtl = try probe("nowrap", #"<div dir="rtl" style="width: 100px">\#(line)</div>"#)
+        #expect(rtl.boxes["first"]?.x == 90)
+        let ltr = try probe("nowrap", #"<div style="width: 100px; text-align: right">\#(line)</div>"#)
+        #expect(ltr.boxes["first"]?.x == 0)
+    }
 }
