@@ -6,7 +6,7 @@ import Checked
 /// positions in quarter device pixels, baselines on whole device pixels. Filling every glyph's
 /// outline anew was a seventh of a gallery's time.
 final class GlyphMasks {
-    private struct Key: Hashable { var font: Int, glyph: UInt32, scale: Double, phase: Int }
+    private struct Key: Hashable { var font: Int, glyph: UInt32, scale: Double, phase: Int, luminance: Int }
     /// An A8 surface, and where its top-left lies from the glyph's origin (device pixels).
     private struct Mask { var surface: OpaquePointer?, left: Int, top: Int }
 
@@ -39,7 +39,7 @@ final class GlyphMasks {
 
     /// Draws `glyphs` of `font` with the run's origin at user-space (x, y), in the source colour
     /// already set. False when the device transform is not a plain scale (nothing drawn).
-    func draw(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, font: UnsafeMutablePointer<PangoFont>,
+    func draw(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, font: UnsafeMutablePointer<PangoFont>, color: RGBA,
               cairo: OpaquePointer, x: Double, y: Double) -> Bool {
         var m = cairo_matrix_t()
         cairo_get_matrix(cairo, &m)
@@ -67,7 +67,7 @@ final class GlyphMasks {
             let dy = m.yy * (y + Double(info.geometry.y_offset) / unit) + m.y0
             let quarters = Int(saturating: dx * 4 + 0.5, rounded: .down)
             let (px, phase) = (quarters >> 2, quarters & 3)
-            let key = Key(font: fontKey, glyph: info.glyph, scale: m.xx, phase: phase)
+            let key = Key(font: fontKey, glyph: info.glyph, scale: m.xx, phase: phase, luminance: MaskGamma.level(of: color))
             let mask = masks[key] ?? make(key, font: font)
             guard let surface = mask.surface else { continue }
             cairo_mask_surface(cairo, surface, Double(px + mask.left), dy.rounded() + Double(mask.top))
@@ -95,6 +95,8 @@ final class GlyphMasks {
         cairo_fill(cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
+        MaskGamma.table(level: key.luminance).apply(to: surface)
+        cairo_surface_mark_dirty(surface)
         let mask = Mask(surface: surface, left: left, top: top)
         masks[key] = mask
         bytes += Int(cairo_image_surface_get_stride(surface)) * (bottom - top)

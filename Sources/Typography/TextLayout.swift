@@ -42,7 +42,7 @@ extension FontSystem {
             let runX = x + Double(logical.x) / scale, runY = y + baseline
             let look = RunLook(item.pointee.analysis.extra_attrs)
             cairo_set_source_rgba(cairo, look.color.r, look.color.g, look.color.b, look.color.a)
-            if fallback(of: font) == .emoji || !glyphMasks.draw(glyphs, font: font, cairo: cairo, x: runX, y: runY) {
+            if fallback(of: font) == .emoji || !glyphMasks.draw(glyphs, font: font, color: look.color, cairo: cairo, x: runX, y: runY) {
                 cairo_move_to(cairo, runX, runY)
                 pango_cairo_show_glyph_string(cairo, font, glyphs)
                 cairo_new_path(cairo)

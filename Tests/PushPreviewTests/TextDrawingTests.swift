@@ -40,6 +40,28 @@ struct TextDrawingTests {
         }
     }
 
+    /// Glyph edges are drawn with Skia's mask gamma and contrast, which depend on the text's
+    /// luminance: white text on black comes out heavier than the negative of black text on white
+    /// (with plain coverage each edge pixel's two values add up to 255, give or take rounding).
+    @Test func lightTextOnDarkIsHeavierThanTheNegativeOfDarkTextOnLight() throws {
+        func draw(_ color: String, on background: RGBA) throws -> RGBAImage {
+            let document = try HTMLParser.parse(#"<div style="font-size: 15px; color: \#(color); width: 200px">Harbour ferry ~ 12:45</div>"#, file: "text.html")
+            let (styled, _) = StyleResolver(sheets: [], appearance: .light).resolve(document.body, file: "text.html")
+            let scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: 200)
+            return PNGPainter(fonts: fonts, images: ImageStore(), scale: 2).paint(scene, background: background).image
+        }
+        let dark = try draw("black", on: .white), light = try draw("white", on: .black)
+        var edges = 0, excess = 0
+        for i in stride(from: 0, to: dark.pixels.count, by: 4) {
+            let ink = 255 - Int(dark.pixels[i]), glow = Int(light.pixels[i])
+            guard ink > 20 && ink < 235 else { continue }
+            edges += 1
+            excess += ink + glow - 255
+        }
+        #expect(edges > 100)
+        #expect(Double(excess) / Double(edges) > 4, "\(excess) over \(edges) edge pixels")
+    }
+
     @Test func wholeDevicePixelMovesGiveTheSamePixelsMoved() throws {
         let base = try draw(indent: 10)
         #expect(base.pixels.contains { $0 < 128 }, "the text is drawn")
