@@ -136,13 +136,13 @@ struct PropertyParser {
             for i in which { s.borderWidth[i] = width; s.borderColor[i] = colour }
             return true
         case "border-top-width", "border-right-width", "border-bottom-width", "border-left-width":
-            return set(points(v)) { s.borderWidth[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = max(0, $0) }
+            return set(Self.lineWidth(v, points)) { s.borderWidth[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = max(0, $0) }
         case "border-top-color", "border-right-color", "border-bottom-color", "border-left-color":
             return set(color(v)) { s.borderColor[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = $0 }
         case "border-top-style", "border-right-style", "border-bottom-style", "border-left-style":
             if lower == "none" || lower == "hidden" { s.borderWidth[sideIndex[String(property.dropFirst(7).dropLast(6))]!] = 0 }
             return ["solid", "none", "hidden"].contains(lower)
-        case "border-width": return set(sides(v, points)) { s.borderWidth = $0 }
+        case "border-width": return set(sides(v, { Self.lineWidth($0, points) })) { s.borderWidth = $0 }
         case "border-color": return set(sides(v, color)) { s.borderColor = $0 }
         case "border-style": return lower == "solid" || lower == "none"
         case "border-radius": return set(sides(v) { length($0, auto: false) }) { s.borderRadius = $0 }
@@ -394,13 +394,18 @@ struct PropertyParser {
         return s.backgroundImage != nil
     }
 
+    /// A border width: a length, or thin, medium or thick, which Chromium draws 1, 3 and 5 px wide.
+    private static func lineWidth(_ v: String, _ points: (String) -> Double?) -> Double? {
+        ["thin": 1, "medium": 3, "thick": 5][v.trimmed.lowercased()] ?? points(v)
+    }
+
     private func border(_ v: String, currentColor: RGBA, points: (String) -> Double?) -> (Double, RGBA)? {
         var width = 3.0, colour = currentColor, none = false
         for part in splitTopLevel(v, separator: " ").map(\.trimmed).filter({ !$0.isEmpty }) {
             let lower = part.lowercased()
             if lower == "none" || lower == "hidden" { none = true }
             else if lower == "solid" { continue }
-            else if let w = points(part) { width = w }
+            else if let w = Self.lineWidth(part, points) { width = w }
             else if let c = ColorParser.parse(part, currentColor: currentColor) { colour = c }
             else { return nil }
         }

@@ -2,8 +2,8 @@ import Testing
 import Styling
 import Typography
 
-/// The CSS-wide keywords (CSS Cascade 4 §7.3) and the style an element's attributes give (HTML
-/// §15.4.3, §15.3.3), as the cascade takes them.
+/// The CSS-wide keywords (CSS Cascade 4 §7.3), the style an element's attributes give (HTML
+/// §15.4.3, §15.3.3) and other keyword values, as the cascade takes them.
 @Suite struct CascadeKeywordTests {
     @Test func inheritTakesTheParentsValueOverEarlierRules() throws {
         let (s, warnings) = try computedStyles("""
@@ -73,5 +73,17 @@ import Typography
         <div><span style="margin-left: auto"><b style="float: left">y</b></span></div>
         """, file: "floats.html")
         #expect(warnings.count == 1 && warnings[0].hasPrefix("floats.html:1: <b>: float after other content of its line"), "\(warnings)")
+    }
+
+    /// thin, medium and thick are 1, 3 and 5 px wherever a border width is given (WPT
+    /// floats-wrap-top-below-bfc-001l's `border: medium solid` was refused whole).
+    @Test func borderWidthKeywordsAreLengths() throws {
+        let (s, warnings) = try computedStyles("""
+        <div id="a" style="border: medium solid"></div>
+        <div id="b" style="border-width: thin thick; border-left-width: THICK; border-style: solid"></div>
+        """)
+        #expect(s["a"]?.borderWidth == [3, 3, 3, 3])
+        #expect(s["b"]?.borderWidth == [1, 5, 1, 5])
+        #expect(warnings.isEmpty, "\(warnings)")
     }
 }
