@@ -57,15 +57,17 @@ public final class LayoutEngine {
         defer { placedBoxes = [:]; intrinsicWidths = [:]; exclusions = Exclusions() }
         // The page is the formatting context root the body's floats are placed in (its height holds them).
         var slot = FlowSlot(left: 0, width: width, top: max(0, body.style.marginEdges(width).top), rightToLeft: false)
-        var root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width, slot: slot)
+        var root = layoutBox(body, cbWidth: width, cbHeight: nil, slot: slot)
         if max(0, root.margin.top) != slot.top, !exclusions.isEmpty {
             // Margins that collapsed through the body moved it: its floats go again from there.
             exclusions = Exclusions()
             slot.top = max(0, root.margin.top)
-            root = layoutBox(body, cbWidth: width, cbHeight: nil, forcedWidth: width, slot: slot)
+            root = layoutBox(body, cbWidth: width, cbHeight: nil, slot: slot)
         }
-        // Margins that collapsed through the body end up outside it, as in a browser's canvas.
+        // Margins that collapsed through the body end up outside it, as in a browser's canvas. Its
+        // width and side margins are its own, in the page's left-to-right flow.
         root.box.frame.y = max(0, root.margin.top)
+        root.box.frame.x = inlineOffset(body.style, width: root.box.frame.width, margin: root.margin, containerWidth: width, rightToLeft: false)
         let floatsBottom = exclusions.bottom ?? 0
         return Scene(width: width, height: max(floatsBottom, root.box.frame.y + root.box.frame.height + max(0, root.margin.bottom)),
                      root: root.box, missingGlyphs: missingGlyphs, truncatedParagraphs: truncatedParagraphs, unknownFamilies: unknownFamilies.sorted())

@@ -188,4 +188,15 @@ import Typography
         #expect(laid.warnings.contains { $0.hasPrefix("CSS float: middle") })
         #expect(laid.warnings.contains { $0.hasPrefix("CSS clear: sideways") })
     }
+
+    /// The body keeps its own width and side margins (it was stretched to the page): floats and
+    /// boxes inside it are placed within it (WPT floats-wrap-top-below-bfc-002r).
+    @Test func aBodyOfItsOwnWidthHoldsWhatIsInIt() throws {
+        let probe = try LayoutProbe("""
+        <style>body { width: 200px; margin: 0 auto }</style>
+        <div id="right" style="float: right; width: 80px; height: 10px"></div><div id="left" style="float: left; width: 150px; height: 10px"></div>
+        """, fonts: fonts, width: 360)
+        #expect(probe.boxes["right"]?.x == 200 && probe.boxes["right"]?.y == 0) // 80 + 200 = the body's right edge at 280
+        #expect(probe.boxes["left"]?.x == 80 && probe.boxes["left"]?.y == 10) // no room beside the right one
+    }
 }
