@@ -117,7 +117,11 @@ struct RepositoryContainmentTests {
         try repo.inflateProjectFile()
         let (i, _) = try repo.run(["init", repo.root.path, "--out", repo.root.appendingPathComponent("made").path, "--max-memory", "64"])
         #expect(i.status == 1, "\(i.stderr)")
-        #expect(errorLines(i) == ["pushpreview init: \(repo.root.path): stopped: used more than 64 MB of memory (--max-memory) while reading the Xcode project \(repo.root.path)/Lighthouse.xcodeproj; nothing was written"], "\(i.stderr)")
+        // As for gallery below: the place init was reading reaches the supervisor through a pipe, so
+        // under load the kill can come before "the Xcode project …" does (then it is the repository).
+        let initSaid = errorLines(i)
+        #expect(initSaid.count == 1 && initSaid[0].hasPrefix("pushpreview init: \(repo.root.path): stopped: used more than 64 MB of memory (--max-memory) while reading ")
+                && initSaid[0].hasSuffix("; nothing was written"), "\(i.stderr)")
         #expect(!FileManager.default.fileExists(atPath: repo.root.appendingPathComponent("made").path))
 
         let out = repo.root.appendingPathComponent("out")
