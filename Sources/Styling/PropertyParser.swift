@@ -46,16 +46,15 @@ struct PropertyParser {
         let v = raw.trimmed
         let lower = v.lowercased()
         func length(_ t: String, auto: Bool = true) -> Length? { Length.parse(t, font: units(t, s), allowAuto: auto) }
-        /// A box size: a length, a percentage, or a sizing keyword; never negative.
-        func size(_ t: String, auto: Bool = true) -> Length? {
-            if let k = Length.IntrinsicSize.parse(t.trimmed.lowercased()) { return .intrinsic(k) }
+        /// A length or percentage that is not negative (a negative size or padding is invalid, CSS 2.1 §8.4).
+        func nonNegative(_ t: String, auto: Bool) -> Length? {
             guard let l = length(t, auto: auto), (l.resolve(100) ?? 0) >= 0 else { return nil }
             return l
         }
-        /// Padding: a length or percentage that is not negative (CSS 2.1 §8.4; a negative one is invalid).
-        func padding(_ t: String) -> Length? {
-            guard let l = length(t, auto: false), (l.resolve(100) ?? 0) >= 0 else { return nil }
-            return l
+        /// A box size: a length, a percentage, or a sizing keyword; never negative.
+        func size(_ t: String, auto: Bool = true) -> Length? {
+            if let k = Length.IntrinsicSize.parse(t.trimmed.lowercased()) { return .intrinsic(k) }
+            return nonNegative(t, auto: auto)
         }
         func points(_ t: String) -> Double? { if case .points(let p)? = length(t, auto: false) { return p }; return nil }
         func color(_ t: String) -> RGBA? { ColorParser.parse(t, currentColor: s.color) }
@@ -125,11 +124,11 @@ struct PropertyParser {
         case "max-width": return set(lower == "none" ? .auto : size(v, auto: false)) { s.maxWidth = $0 }
         case "max-height": return set(lower == "none" ? .auto : size(v, auto: false)) { s.maxHeight = $0 }
         case "margin": return set(sides(v) { length($0) }) { s.margin = $0 }
-        case "padding": return set(sides(v) { padding($0) }) { s.padding = $0 }
+        case "padding": return set(sides(v) { nonNegative($0, auto: false) }) { s.padding = $0 }
         case "margin-top", "margin-right", "margin-bottom", "margin-left":
             return set(length(v)) { s.margin[sideIndex[String(property.dropFirst(7))]!] = $0 }
         case "padding-top", "padding-right", "padding-bottom", "padding-left":
-            return set(padding(v)) { s.padding[sideIndex[String(property.dropFirst(8))]!] = $0 }
+            return set(nonNegative(v, auto: false)) { s.padding[sideIndex[String(property.dropFirst(8))]!] = $0 }
         case "border", "border-top", "border-right", "border-bottom", "border-left":
             guard let (width, colour) = border(v, currentColor: s.color, points: points) else { return false }
             let which = property == "border" ? [0, 1, 2, 3] : [sideIndex[String(property.dropFirst(7))]!]

@@ -301,8 +301,7 @@ enum UserAgentStyle {
         return number + (after.first == "%" ? "%" : "px")
     }
 
-    /// The `dir` attribute's rules (it has no attribute selectors, and
-    /// `dir=auto` reads the text): `[dir=ltr i], [dir=rtl i], bdi { direction: …; unicode-bidi: isolate }`
+    /// The `dir` attribute's rules (`dir=auto` reads the text): `[dir=ltr i], [dir=rtl i], bdi { direction: …; unicode-bidi: isolate }`
     /// (HTML §15.3.5); `auto` takes the direction of the first strong character of the element's
     /// text, left-to-right when there is none (HTML §3.2.6.4, the directionality of an element).
     private static func direction(of element: Element) -> [Stylesheet.Declaration] {

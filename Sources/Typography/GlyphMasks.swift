@@ -59,6 +59,7 @@ final class GlyphMasks {
         cairo_identity_matrix(cairo)
         let unit = Double(PANGO_SCALE)
         var advance = 0.0
+        let luminance = MaskGamma.level(of: color)
         for i in 0..<Int(glyphs.pointee.num_glyphs) {
             let info = glyphs.pointee.glyphs[i]
             defer { advance += Double(info.geometry.width) / unit }
@@ -67,7 +68,7 @@ final class GlyphMasks {
             let dy = m.yy * (y + Double(info.geometry.y_offset) / unit) + m.y0
             let quarters = Int(saturating: dx * 4 + 0.5, rounded: .down)
             let (px, phase) = (quarters >> 2, quarters & 3)
-            let key = Key(font: fontKey, glyph: info.glyph, scale: m.xx, phase: phase, luminance: MaskGamma.level(of: color))
+            let key = Key(font: fontKey, glyph: info.glyph, scale: m.xx, phase: phase, luminance: luminance)
             let mask = masks[key] ?? make(key, font: font)
             guard let surface = mask.surface else { continue }
             cairo_mask_surface(cairo, surface, Double(px + mask.left), dy.rounded() + Double(mask.top))
