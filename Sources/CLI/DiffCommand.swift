@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import PushPreview
 
@@ -62,13 +63,11 @@ enum DiffCommand {
                 if let first = given.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
             }
             for folder in merging || !revision ? a.positionals : [] {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw Arguments.UsageError(description: "\(folder): not a folder")
-                }
+                guard TrustedFiles.isFolder(URL(fileURLWithPath: folder)) else { throw Arguments.UsageError(description: "\(folder): not a folder") }
             }
         } catch { return usageError(Self.spec, error) }
-        let out = URL(fileURLWithPath: a.value("out") ?? "Diff")
+        let out: URL
+        do { out = try TrustedFiles.outputFolder(a.value("out") ?? "Diff") } catch { return usageError(Self.spec, Arguments.UsageError(description: "--out \(error.description)")) }
         if a.flags.contains("merge") { return merge(a, out: out, threshold: threshold) }
         if let ref = a.value("base") { return revision(ref, a, out: out, threshold: threshold, shard: shard) }
         return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold)
@@ -91,8 +90,12 @@ enum DiffCommand {
         do {
             sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
             if shard != nil {
-                try? FileManager.default.removeItem(at: out.appendingPathComponent("base"))
-                try FileManager.default.copyItem(at: sides.base.folder, to: out.appendingPathComponent("base"))
+                // The base side, copied beneath --out with no link followed on either side.
+                let target = try ConfinedFolder(trusted: out, links: .refused)
+                try? target.remove("base")
+                let source = try ConfinedFolder(trusted: sides.base.folder, links: .refused)
+                for file in source.files(hidden: true).files { try target.write(try source.read(file), to: "base/" + file) }
+                _ = try target.folder("base", links: .refused, create: true)
             }
         } catch let failure as RevisionComparison.Failure {
             printError("pushpreview diff: \(failure)")
@@ -110,7 +113,11 @@ enum DiffCommand {
 
     /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-merge-\(UUID().uuidString)")
+        let work: URL
+        do { work = try TrustedFiles.temporaryFolder("pushpreview-merge") } catch {
+            printError("pushpreview diff --merge: \(error)")
+            return 3
+        }
         ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
         var sides: [RevisionComparison.Side] = []
@@ -118,8 +125,8 @@ enum DiffCommand {
             let folder = work.appendingPathComponent(side)
             let shards = a.positionals.map { URL(fileURLWithPath: $0).appendingPathComponent(side) }
             // A base with no project at the commit is an empty folder in every shard.
-            if shards.allSatisfy({ !FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }) {
-                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if shards.allSatisfy({ !TrustedFiles.exists($0.appendingPathComponent("report.json")) }) {
+                try? TrustedFiles.makeFolder(folder)
                 sides.append(RevisionComparison.Side(folder: folder, report: nil, problems: ["no shard has a \(side) gallery"], label: side))
                 continue
             }
@@ -153,7 +160,7 @@ enum DiffCommand {
         do {
             let (entries, summary) = try diff.run(output: out)
             if let markdown = a.value("markdown") {
-                try OutputFile.write(OutputDiff.markdown(entries, summary, imageBaseURL: a.value("image-base-url") ?? "", notes: notes), to: URL(fileURLWithPath: markdown))
+                _ = try TrustedFiles.writeOutput(Array(OutputDiff.markdown(entries, summary, imageBaseURL: a.value("image-base-url") ?? "", notes: notes).utf8), to: markdown)
             }
             if a.flags.contains("json") { entries.filter { $0.kind != .unchanged }.forEach { printJSON($0) } }
             for e in entries where e.kind != .unchanged && !a.flags.contains("json") { print("\(e.kind.rawValue)\t\(e.mockup)") }

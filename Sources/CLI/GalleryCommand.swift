@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -100,7 +101,7 @@ enum GalleryCommand {
             if a.flags.contains("stats") {
                 let wall = Date().timeIntervalSince(start)
                 let combos = report.inputs.flatMap(\.mockups).map { "\($0.payload)|\($0.device)|\($0.appearance)|\($0.locale ?? "")" }
-                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+                let status = TrustedFiles.text(URL(fileURLWithPath: "/proc/self/status")) ?? ""
                 let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
                 print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB (the supervisor and its workers), jobs %d",
                              wall, Set(combos).count, s.mockups, (peak + Double(workersPeakKB)) / 1024, jobs))

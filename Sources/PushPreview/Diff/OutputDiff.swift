@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Imaging
 import Rendering
@@ -37,18 +38,21 @@ public struct OutputDiff {
     public init(base: URL, new: URL) { self.base = base; self.new = new }
 
     /// Compares, and writes the images, `index.html` and `diff.json` into `output`.
+    /// Both sides are read and the diff written with no link followed beneath the folders named.
     public func run(output: URL) throws -> (entries: [Entry], summary: Summary) {
+        let base = try ConfinedFolder(trusted: self.base, links: .refused), new = try ConfinedFolder(trusted: self.new, links: .refused)
+        let out = try ConfinedFolder(trusted: output, links: .refused, create: true)
         let before = Self.mockups(in: base), after = Self.mockups(in: new)
         var entries: [Entry] = []
         for name in Set(before).union(after).sorted() {
             let inBase = before.contains(name), inNew = after.contains(name)
             if !inBase {
-                try copy(new, name, to: output, as: name + "-after.png")
+                try out.write(try bytes(new, name), to: name + "-after.png")
                 entries.append(Entry(mockup: name, kind: .added, differing: 1, images: [name + "-after.png"]))
                 continue
             }
             if !inNew {
-                try copy(base, name, to: output, as: name + "-before.png")
+                try out.write(try bytes(base, name), to: name + "-before.png")
                 entries.append(Entry(mockup: name, kind: .removed, differing: 1, images: [name + "-before.png"]))
                 continue
             }
@@ -58,17 +62,17 @@ public struct OutputDiff {
             do { decoded = (try PNGCodec.decode(a), try PNGCodec.decode(b)) } catch {
                 // One unreadable file is reported as changed, with both files; the rest still compare.
                 let images = [name + "-before.png", name + "-after.png"]
-                try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
-                try OutputFile.write(b, to: output.appendingPathComponent(images[1]))
+                try out.write(a, to: images[0])
+                try out.write(b, to: images[1])
                 entries.append(Entry(mockup: name, kind: .changed, differing: 1, images: images, note: "\(name).png: not a readable PNG (\(error))"))
                 continue
             }
             let (share, highlight) = compare(decoded.0, decoded.1)
             guard share > 0, let highlight else { entries.append(Entry(mockup: name, kind: .unchanged, differing: 0, images: [])); continue }
             let images = [name + "-before.png", name + "-after.png", name + "-diff.png"]
-            try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
-            try OutputFile.write(b, to: output.appendingPathComponent(images[1]))
-            try OutputFile.write(try PNGCodec.encode(highlight, compressionLevel: 6), to: output.appendingPathComponent(images[2]))
+            try out.write(a, to: images[0])
+            try out.write(b, to: images[1])
+            try out.write(try PNGCodec.encode(highlight, compressionLevel: 6), to: images[2])
             entries.append(Entry(mockup: name, kind: .changed, differing: share, images: images))
         }
         var summary = Summary()
@@ -82,35 +86,25 @@ public struct OutputDiff {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try OutputFile.write([UInt8](try encoder.encode(DiffFile(summary: summary, entries: entries.filter { $0.kind != .unchanged }))) + [10],
-                             to: output.appendingPathComponent("diff.json"))
-        try OutputFile.write(page(entries, summary), to: output.appendingPathComponent("index.html"))
+        try out.write([UInt8](try encoder.encode(DiffFile(summary: summary, entries: entries.filter { $0.kind != .unchanged }))) + [10], to: "diff.json")
+        try out.write(page(entries, summary), to: "index.html")
         return (entries, summary)
     }
 
     struct DiffFile: Codable { var summary: Summary; var entries: [Entry] }
 
     /// `PAYLOAD/STEM` of every PNG mock-up one level down (attachment copies in `media/` are not mock-ups).
-    static func mockups(in folder: URL) -> [String] {
-        let fm = FileManager.default
+    static func mockups(in folder: ConfinedFolder) -> [String] {
         var out: [String] = []
-        for payload in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !payload.hasPrefix(".") && payload != "media" {
-            for file in (try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(payload).path)) ?? [] where file.hasSuffix(".png") && !file.hasPrefix(".") {
+        for payload in (try? folder.names()) ?? [] where !payload.hasPrefix(".") && payload != "media" && folder.isFolder(payload) {
+            for file in (try? folder.names(payload)) ?? [] where file.hasSuffix(".png") && !file.hasPrefix(".") {
                 out.append("\(payload)/\(file.dropLast(4))")
             }
         }
         return out.sorted()
     }
 
-    func bytes(_ folder: URL, _ name: String) throws -> [UInt8] {
-        let url = folder.appendingPathComponent(name + ".png")
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
-        return [UInt8](data)
-    }
-
-    func copy(_ folder: URL, _ name: String, to output: URL, as target: String) throws {
-        try OutputFile.write(try bytes(folder, name), to: output.appendingPathComponent(target))
-    }
+    func bytes(_ folder: ConfinedFolder, _ name: String) throws -> [UInt8] { try folder.read(name + ".png", limit: 256 << 20) }
 
     /// The share of differing pixels and, when some differ, the after image faded to grey with
     /// the differing pixels in red. Sizes that differ compare over the larger canvas.
