@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/pushpreview
 SHARED ?= ../shared
 
-.PHONY: deps build install deb demo test bench fidelity fidelity-compare fidelity-record fidelity-wpt fuzz fuzz-smoke sanitizers clean
+.PHONY: deps build install deb demo test slow-clients bench fidelity fidelity-compare fidelity-record fidelity-wpt fuzz fuzz-smoke sanitizers clean
 
 deps:
 	@scripts/install-deps
@@ -42,6 +42,13 @@ test: deps
 	@if command -v chromium >/dev/null; then $(MAKE) --no-print-directory fidelity-compare CONFIG=debug; \
 	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
 	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory slow-clients
+
+# serve against slow, silent and too many clients (and Debian's slowhttptest), each attack for
+# SLOW_SECONDS while a well-behaved client is answered within 1 s, then Ctrl-C within 1 s.
+SLOW_SECONDS ?= 12
+slow-clients:
+	/usr/bin/python3 scripts/slow-clients.py .build/debug/pushpreview --seconds $(SLOW_SECONDS)
 
 # A few hundred cases per fuzz target, a few mutated projects through gallery, a few mutated
 # repositories through init and gallery, and a few hundred mutated requests against serve, with

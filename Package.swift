@@ -65,6 +65,7 @@ let package = Package(
         .target(name: "LayoutFixtures", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography", "ConfinedFiles"]),
 
         .testTarget(name: "ConfinedFilesTests", dependencies: ["ConfinedFiles"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ConfinedFiles"]),
         // Our fixtures against Chromium's boxes and computed styles recorded in
         // Tests/Fixtures/layout/expected by `make fidelity-record`: no browser needed.

@@ -9,10 +9,13 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 // What Swift cannot call itself: C variadic functions and function-like macros, and the one
@@ -23,8 +26,10 @@
 // event stream blocks in its reader); URLs are left percent-encoded (the server decodes and
 // confines them itself); `memory` bounds one connection's request line and headers (431 above).
 static size_t chttp_keep_escaped(void *cls, struct MHD_Connection *c, char *s) { (void)cls; (void)c; return strlen(s); }
+// `notify` is told when MHD closes a connection (before its socket is closed), so the server
+// stops tracking the descriptor before the number can be reused.
 static inline struct MHD_Daemon *chttp_start_http1(MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
-                                                   unsigned int timeout, size_t memory, unsigned int connections) {
+                                                   MHD_NotifyConnectionCallback notify, unsigned int timeout, size_t memory, unsigned int connections) {
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
                             0, NULL, NULL, handler, cls,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
@@ -32,7 +37,33 @@ static inline struct MHD_Daemon *chttp_start_http1(MHD_AccessHandlerCallback han
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_UNESCAPE_CALLBACK, chttp_keep_escaped, NULL,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, cls,
                             MHD_OPTION_END);
+}
+
+// The socket of an MHD connection (-1 when MHD does not say).
+static inline int chttp_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+// The peer's address as text ("127.0.0.1", "::1"), and whether it is a loopback one.
+static inline int chttp_peer(int fd, char *out, size_t size) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    out[0] = 0;
+    if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return 0;
+    if (address.ss_family == AF_INET) {
+        struct sockaddr_in *a = (struct sockaddr_in *)&address;
+        inet_ntop(AF_INET, &a->sin_addr, out, size);
+        return (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (address.ss_family == AF_INET6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&address;
+        inet_ntop(AF_INET6, &a->sin6_addr, out, size);
+        return IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) || (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && a->sin6_addr.s6_addr[12] == 127);
+    }
+    return 0;
 }
 
 // TLS offers HTTP/2 only, as APNs does: a client that cannot speak h2 is refused in the handshake.
@@ -104,6 +135,13 @@ static inline int chttp_fingerprint(SSL_CTX *ctx, unsigned char *out) {
     unsigned int n = 0;
     return cert && X509_digest(cert, EVP_sha256(), out, &n) && n == 32;
 }
+
+// poll's "the peer closed its side" (Linux's POLLRDHUP, declared under _GNU_SOURCE only, which
+// the OpenSSL headers above have already decided against).
+#ifndef POLLRDHUP
+#define POLLRDHUP 0x2000
+#endif
+static const short chttp_pollrdhup = POLLRDHUP;
 
 // The stop signal every connection polls for, and accept with close-on-exec (a render worker
 // started meanwhile must not inherit a client's socket).

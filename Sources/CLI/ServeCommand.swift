@@ -30,6 +30,7 @@ enum ServeCommand {
             .value("key-id", "K", "the key ID the tokens must name (kid), when the .p8 file's name does not say it"),
             .value("tls-cert", "FILE", "the certificate to serve TLS with (PEM; default: one made and kept in PROJECT/.pushpreview/tls/)", completes: .file),
             .value("tls-key", "FILE", "its private key (PEM), with --tls-cert", completes: .file),
+            .value("keep-received", "N", "pushes kept in PROJECT/received/, 1 to 100000 (default 1000): beyond it the oldest is removed"),
         ],
         notes: "Stop with Ctrl-C. A second serve on the same port says the port is in use.",
         exits: [.init(0, "not used: serve runs until stopped; Ctrl-C (or SIGTERM) stops it cleanly and it ends by that signal"),
@@ -40,7 +41,7 @@ enum ServeCommand {
         let a: Arguments
         var options: RenderOptions
         var plan: WorkerPlan
-        var port = 8765, jobs = 2
+        var port = 8765, jobs = 2, keepReceived = 1_000
         do {
             a = try Arguments(argv, Self.spec)
             guard a.positionals.count <= 1 else { throw Arguments.UsageError(description: "give one PROJECT folder") }
@@ -50,6 +51,10 @@ enum ServeCommand {
             if let p = a.value("port") {
                 guard let n = Int(p), n >= 0, n <= 65535 else { throw Arguments.UsageError(description: "--port takes a number from 0 to 65535") }
                 port = n
+            }
+            if let k = a.value("keep-received") {
+                guard let n = Int(k), n >= 1, n <= 100_000 else { throw Arguments.UsageError(description: "--keep-received takes a number from 1 to 100000") }
+                keepReceived = n
             }
             if let j = a.value("jobs") {
                 guard let n = Int(j), n >= 1, n <= 16 else { throw Arguments.UsageError(description: "--jobs takes a number from 1 to 16") }
@@ -67,6 +72,7 @@ enum ServeCommand {
                 ?? TLSIdentity.kept(in: try ConfinedFolder(trusted: folder).folder(".pushpreview/tls", links: .refused, create: true), host: host)
             var setup = LiveGallery.Setup(folder: folder, templates: templates, fonts: try FontSet.standard(extraDirectories: a.list("font-dir")), options: options, workers: plan)
             setup.jobs = jobs
+            setup.keepReceived = keepReceived
             let gallery = try LiveGallery(setup)
             let topic = a.value("topic") ?? gallery.bundleID
             let endpoint = APNsEndpoint(bundleID: topic, token: token)

@@ -1,9 +1,11 @@
 import CHTTP
 import Foundation
 
-/// HTTP/1.1, by libmicrohttpd: connections the server has accepted and sniffed are added to it.
-/// Its limits: the request line and headers in `headerBytes` (MHD answers 431 above), silence
-/// for `idleSeconds`, `connections` at once.
+/// HTTP/1.1, by libmicrohttpd: connections the server has accepted, sniffed and whose headers it
+/// has seen whole are added to it. Each answers one request and closes (`Connection: close`), so
+/// every request passes the server's gate; a body may go `bodyIdleSeconds` without a byte, an
+/// answer may take `answerSeconds` to be read (the server's table, told when MHD closes a
+/// connection, cuts a slower reader), an event stream as long as it lives.
 final class HTTP1Daemon {
     private var daemon: OpaquePointer?
     private let context: Unmanaged<Context>
@@ -25,21 +27,24 @@ final class HTTP1Daemon {
         context = Unmanaged.passRetained(Context(server: server))
         // MHD takes the request line and headers within the connection's memory pool; the pool
         // holds the body's buffer too, so it gets room for both.
-        daemon = chttp_start_http1(Self.access, context.toOpaque(), Self.completed, UInt32(server.limits.idleSeconds),
-                                   server.limits.headerBytes + 16 * 1024, UInt32(server.limits.connections))
+        // MHD's own connection limit is above the server's, which admits: MHD never refuses one.
+        daemon = chttp_start_http1(Self.access, context.toOpaque(), Self.completed, Self.notify, UInt32(server.limits.bodyIdleSeconds),
+                                   server.limits.headerBytes + 16 * 1024, UInt32(server.limits.connections + 64))
         guard daemon != nil else {
             context.release()
             throw HTTPServer.ListenError(description: "libmicrohttpd did not start")
         }
     }
 
+    /// Hands `fd` over; false when refused — and then the socket is closed either way (MHD closes
+    /// one it refuses; closing it again here aborted the process once its number was reused).
     func add(_ fd: Int32) -> Bool {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let known = withUnsafeMutablePointer(to: &address) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 } }
+        guard known else { close(fd); return false }
         return withUnsafeMutablePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
-                getpeername(fd, a, &length) == 0 && MHD_add_connection(daemon, fd, a, length) == MHD_Result.YES
-            }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, fd, $0, length) == MHD_Result.YES }
         }
     }
 
@@ -78,7 +83,9 @@ final class HTTP1Daemon {
             message.bodyTooLarge = true
             message.body = Array(request.body.prefix(server.limits.bodyBytes))
         }
-        let answer = server.handler(message)
+        let answer = message.framingError.map { HTTPResponse(status: 400, headers: [("content-type", "text/plain")], body: Array("\($0)\n".utf8)) }
+            ?? server.handler(message)
+        if case .events = answer.body { server.enter(chttp_connection_fd(connection), .streaming) }
         let response: OpaquePointer?
         switch answer.body {
         case .bytes(let bytes):
@@ -94,9 +101,19 @@ final class HTTP1Daemon {
         }
         guard let response else { return MHD_Result.NO }
         for (name, value) in answer.headers { MHD_add_response_header(response, name, value) }
+        MHD_add_response_header(response, "Connection", "close")
         let queued = MHD_queue_response(connection, UInt32(answer.status), response)
         MHD_destroy_response(response)
         return queued
+    }
+
+    /// MHD is closing a connection (its socket is closed after this returns): the server's table
+    /// lets go of the descriptor now, before the number can be given to another connection.
+    private static let notify: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+        guard event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_CLOSED, let connection else { return }
+        let server = Unmanaged<Context>.fromOpaque(cls!).takeUnretainedValue().server
+        let fd = chttp_connection_fd(connection)
+        server.table.withLock { $0.leave(fd) }
     }
 
     private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in

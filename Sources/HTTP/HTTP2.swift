@@ -4,7 +4,10 @@ import Foundation
 /// One HTTP/2 connection, by nghttp2, on a thread of its own: bytes read go into the session,
 /// each stream's request goes to the handler when its last frame arrives, and what the session
 /// wants sent is written. A malformed frame stream ends the connection with GOAWAY (nghttp2's
-/// doing); headers beyond the limit get 431, a body beyond it is counted, not kept.
+/// doing); headers beyond the limit get 431, a body beyond it is counted, not kept. The
+/// connection tells the server's table its phase (a request answered, idle, an event stream);
+/// a stream the peer gives no window to send on (its window left at 0) for `stalledSeconds`
+/// ends the connection with GOAWAY, as does a body that stops arriving for `bodyIdleSeconds`.
 final class HTTP2Connection {
     private let server: HTTPServer
     private let io: ByteStream
@@ -20,7 +23,16 @@ final class HTTP2Connection {
         var sent = 0
         var events: EventHub.Subscription?
         var deferred = false
+        /// Since when the peer has given it no window to send in, if it has none now.
+        var shutSince: Date?
+        /// When its last request byte came (its body must keep coming until it ends).
+        var lastByte = Date()
+        let created = Date()
+        var answered = false
     }
+
+    /// The phase the table last heard of.
+    private var phase: ClientTable.Phase = .awaitingRequest
 
     init(server: HTTPServer, io: ByteStream) { self.server = server; self.io = io }
 
@@ -48,6 +60,7 @@ final class HTTP2Connection {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, id, data, length, user in
             let c = HTTP2Connection.from(user)
             guard let stream = c.streams[id] else { return 0 }
+            stream.lastByte = Date()
             stream.length += length
             let room = max(0, c.server.limits.bodyBytes + 1 - stream.body.count)
             if room > 0, let data { stream.body += UnsafeBufferPointer(start: data, count: min(room, length)) }
@@ -72,13 +85,18 @@ final class HTTP2Connection {
                         nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(server.limits.headerBytes))]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var quietSince = Date()
         while flush() {
             if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 { return }
             let streaming = streams.values.contains { $0.events != nil }
+            tellPhase(streaming: streaming)
+            if overstayed() {
+                nghttp2_session_terminate_session(session, UInt32(NGHTTP2_ENHANCE_YOUR_CALM.rawValue))
+                _ = flush()
+                return
+            }
             if !io.buffered {
                 var fds = [pollfd(fd: io.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: server.stopping, events: Int16(POLLIN), revents: 0)]
-                let ready = poll(&fds, 2, streaming ? 250 : 1000)
+                let ready = poll(&fds, 2, streaming || !streams.isEmpty ? 250 : 1000)
                 if fds[1].revents != 0 {
                     nghttp2_session_terminate_session(session, UInt32(NGHTTP2_NO_ERROR.rawValue))
                     _ = flush()
@@ -86,19 +104,50 @@ final class HTTP2Connection {
                 }
                 if ready <= 0 || fds[0].revents == 0 {
                     if streaming { for (id, s) in streams where s.deferred { s.deferred = false; nghttp2_session_resume_data(session, id) } }
-                    else if streams.isEmpty && Date().timeIntervalSince(quietSince) > Double(server.limits.idleSeconds) { return }
                     continue
                 }
             }
             let n = buffer.withUnsafeMutableBytes { io.read($0) }
             guard n > 0 else { return }
-            quietSince = Date()
             let used = buffer.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, n) }
             if used < 0 {
                 _ = flush()  // nghttp2 has queued GOAWAY with the reason
                 return
             }
         }
+    }
+
+    /// Tells the server's table what the connection is doing when that changes: awaiting its first
+    /// request, answering, idle between requests, or holding an event stream (no deadline).
+    private func tellPhase(streaming: Bool) {
+        let now: ClientTable.Phase = streaming ? .streaming : streams.isEmpty ? (phase == .awaitingRequest ? .awaitingRequest : .idle) : .answering
+        guard now != phase else { return }
+        phase = now
+        server.enter(io.fd, now)
+    }
+
+    /// Whether the connection must end now: a stream the peer has left no window to send on for
+    /// `stalledSeconds`, or a request that stopped arriving for `bodyIdleSeconds` (or still has
+    /// not arrived whole after `answerSeconds`, however it drips).
+    private func overstayed() -> Bool {
+        let now = Date(), connection = nghttp2_session_get_remote_window_size(session)
+        for (id, stream) in streams {
+            if !stream.answered {
+                if now.timeIntervalSince(stream.lastByte) > Double(server.limits.bodyIdleSeconds)
+                    || now.timeIntervalSince(stream.created) > server.limits.answerSeconds { return true }
+                continue
+            }
+            let waiting = stream.sent < stream.response.count || stream.events != nil
+            let window = min(connection, nghttp2_session_get_stream_remote_window_size(session, id))
+            if waiting && window <= 0 {
+                let since = stream.shutSince ?? now
+                stream.shutSince = since
+                if now.timeIntervalSince(since) > server.limits.stalledSeconds { return true }
+            } else {
+                stream.shutSince = nil
+            }
+        }
+        return false
     }
 
     /// Writes what the session has to send; false when the peer is gone.
@@ -113,6 +162,10 @@ final class HTTP2Connection {
     }
 
     private func respond(_ id: Int32, _ stream: Stream) {
+        stream.answered = true
+        // A new request answered: the answering deadline starts again.
+        phase = .answering
+        server.enter(io.fd, .answering)
         let answer: HTTPResponse
         if stream.headerBytes > server.limits.headerBytes {
             answer = HTTPResponse(status: 431, headers: [("content-type", "text/plain")], body: Array("request headers too large\n".utf8))
@@ -125,7 +178,8 @@ final class HTTP2Connection {
                 request.bodyTooLarge = true
                 request.body = Array(stream.body.prefix(server.limits.bodyBytes))
             }
-            answer = server.handler(request)
+            answer = request.framingError.map { HTTPResponse(status: 400, headers: [("content-type", "text/plain")], body: Array("\($0)\n".utf8)) }
+                ?? server.handler(request)
         }
         switch answer.body {
         case .bytes(let bytes): stream.response = bytes

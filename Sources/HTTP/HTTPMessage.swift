@@ -23,6 +23,15 @@ public struct HTTPRequest: Sendable {
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
     /// HTTP/2's :authority, else Host.
     public var host: String? { header(":authority") ?? header("host") }
+
+    /// Why the request's length cannot be trusted, on either protocol: two `Content-Length`s
+    /// that differ, or one that is not a number (RFC 9112 §6.3: a 400, never a guess).
+    var framingError: String? {
+        let lengths = Set(headers.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        if lengths.count > 1 { return "Content-Length is given twice, as \(lengths.sorted().joined(separator: " and "))" }
+        if let length = lengths.first, length.isEmpty || !length.allSatisfy({ $0.isASCII && $0.isNumber }) { return "Content-Length \(length.prefix(20)) is not a number" }
+        return nil
+    }
 }
 
 public struct HTTPResponse: Sendable {
@@ -47,16 +56,34 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// What one connection may send: headers, body and time.
+/// A client's budget, one value for both protocols: what a connection may send and how long it
+/// may take at each step (the deadlines are nginx's `client_header_timeout` and Go's
+/// `ReadHeaderTimeout` by another name), and how many connections may be open. `ClientTable`
+/// enforces the steps; the transports enforce the sizes.
 public struct HTTPLimits: Sendable {
-    /// Request line and headers together, in bytes (431 above).
+    /// Request line and headers together, in bytes (431 above), on both protocols.
     public var headerBytes = 16 * 1024
     /// A request body, in bytes; a longer one is read no further than this and marked too large.
     public var bodyBytes = 64 * 1024
-    /// Seconds a connection may stay silent, and may take to send its first request.
-    public var idleSeconds = 30
-    /// Connections open at once; one more is closed at once.
+    /// Seconds from the connection to its first bytes and a whole TLS handshake.
+    public var handshakeSeconds = 10.0
+    /// Seconds a request's headers may take to arrive whole (dripped ones are cut).
+    public var headerSeconds = 10.0
+    /// Seconds a body may go without a byte.
+    public var bodyIdleSeconds = 10
+    /// Seconds an answer may take to be read (a slow reader is cut), event streams aside.
+    public var answerSeconds = 30.0
+    /// Seconds a connection may have something to send that the peer takes none of (an HTTP/2
+    /// window left at 0, a socket not read).
+    public var stalledSeconds = 10.0
+    /// Seconds a connection may stay idle between requests.
+    public var idleSeconds = 30.0
+    /// Connections open at once; beyond it the oldest that owes a handshake or a request, or is
+    /// idle, makes room, else the new one is told 503.
     public var connections = 256
+    /// Connections one address other than loopback may hold (every local client shares
+    /// 127.0.0.1, so it has the global limit only).
+    public var perAddress = 32
     public init() {}
 }
 

@@ -58,7 +58,10 @@ public struct APNsEndpoint: Sendable {
         }
         let deviceToken = String(path.dropFirst("/3/device/".count))
         guard !deviceToken.isEmpty else { return refuse(400, "MissingDeviceToken") }
-        guard deviceToken.count % 2 == 0, deviceToken.count <= 200, deviceToken.allSatisfy(\.isHexDigit) else { return refuse(400, "BadDeviceToken") }
+        // ASCII hex only: Character.isHexDigit takes the full-width digits too, APNs does not.
+        guard deviceToken.count % 2 == 0, deviceToken.count <= 200, deviceToken.utf8.allSatisfy({ (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }) else {
+            return refuse(400, "BadDeviceToken")
+        }
         if given != nil && UUID(uuidString: given!) == nil { return refuse(400, "BadMessageId") }
         let pushType = request.header("apns-push-type") ?? "alert"
         guard let suffix = Self.topicSuffixes[pushType] else { return refuse(400, "InvalidPushType") }

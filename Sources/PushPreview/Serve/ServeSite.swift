@@ -66,6 +66,11 @@ public struct ServeSite: Sendable {
         case "/", "/index.html":
             response = HTTPResponse(status: 200, headers: [("content-type", "text/html; charset=utf-8"), ("cache-control", "no-store")], body: gallery.pageBytes)
         case "/events":
+            // Each open page holds a connection for as long as it is open: a few dozen is many
+            // tabs, more is a client holding the server's places (they would never be freed).
+            guard gallery.hub.count < Self.maxOpenPages else {
+                return text(503, "\(Self.maxOpenPages) pages are already open on this server; close some and reload\n", ["retry-after": "5"])
+            }
             return HTTPResponse(events: gallery.hub.subscribe())
         default:
             response = file(path)
@@ -82,6 +87,8 @@ public struct ServeSite: Sendable {
     /// refused like `..`), of the kinds the gallery writes, each with a locked-down policy.
     static let filePolicy = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'"
     static let largestFile = 64 << 20
+    /// Event streams (open pages) at once.
+    static let maxOpenPages = 64
 
     func file(_ path: String) -> HTTPResponse {
         guard let relative = Confinement.relativeURLPath(String(path.dropFirst())), !relative.isEmpty,
