@@ -10,7 +10,7 @@ Usage: mutate-repositories.py PUSHPREVIEW CRASHES [--seconds S | --cases N] [--s
 import os, random, re, shutil, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mutation import mutate
+from mutation import Bait, mutate, plant_link
 
 binary, crashes = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 args = sys.argv[3:]
@@ -44,13 +44,23 @@ def run_case(n):
         shutil.copytree(os.path.join(root, source), repo, symlinks=True)
         files = sorted(os.path.relpath(os.path.join(d, f), repo) for d, _, fs in os.walk(repo) for f in fs
                        if not f.endswith((".png", ".ttf")))
-        name = rng.choice(files)
-        path = os.path.join(repo, name)
-        open(path, "wb").write(mutate(open(path, "rb").read(), rng, tokens))
         out, pp = os.path.join(work, "out"), os.path.join(work, "pp")
+        # One case in three plants symlinks to a watched bait outside instead of changing bytes:
+        # in the repository before init, in init's project folder and the output before gallery.
+        bait = Bait(os.path.join(work, "bait")) if n % 3 == 0 else None
+        if bait:
+            name = "; ".join(filter(None, [plant_link(rng, repo, bait) for _ in range(rng.randint(1, 3))]))
+        else:
+            name = rng.choice(files)
+            path = os.path.join(repo, name)
+            open(path, "wb").write(mutate(open(path, "rb").read(), rng, tokens))
         why, errors, with_place = None, 0, 0
         for step in (["init", repo, "--out", pp], ["gallery", pp, "--out", out, "--device", "iphone-15", "--appearance", "light", "--jobs", "1"]):
             if step[0] == "gallery" and not os.path.exists(os.path.join(pp, "pushpreview.json")): break
+            if step[0] == "gallery" and bait:
+                os.makedirs(out, exist_ok=True)
+                name += "; " + "; ".join(filter(None, [plant_link(rng, pp, bait, ["received", ".pushpreview", "Templates", "payloads/x.apns", "media"]),
+                                                        plant_link(rng, out, bait, ["media", "received", "report.json", "index.html"])]))
             began = time.time()
             try:
                 r = subprocess.run([binary] + step + ["--timeout", str(TIMEOUT), "--max-memory", "512"], env=env, capture_output=True, timeout=TIMEOUT * 6)
@@ -65,7 +75,11 @@ def run_case(n):
             if step[0] == "init" and r.returncode == 1:
                 errors += 1
                 if placed.search(stderr): with_place += 1
+            if bait and not why and (touched := bait.touched()): why = f"{step[0]} escaped through a link: {touched[:4]}"
             if why or r.returncode == 1 and step[0] == "init": break
+        if bait:
+            links[0] += 1
+            bait.close()
         if why:
             keep = os.path.join(crashes, f"repository-{n}")
             shutil.copytree(repo, keep, dirs_exist_ok=True, symlinks=True)
@@ -75,6 +89,7 @@ def run_case(n):
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+links = [0]  # cases that planted links
 start, n, problems, errors, with_place = time.time(), 0, 0, 0, 0
 with ThreadPoolExecutor(max_workers=jobs) as pool:
     while (cases is None or n < cases) and (seconds is None or time.time() - start < seconds):
@@ -82,6 +97,6 @@ with ThreadPoolExecutor(max_workers=jobs) as pool:
         for failed, e, p in pool.map(run_case, batch):
             problems += failed; errors += e; with_place += p
         n = batch.stop
-print(f"mutate-repositories: {n} cases in {time.time() - start:.0f} s, {problems} problem(s); "
+print(f"mutate-repositories: {n} cases in {time.time() - start:.0f} s ({links[0]} planting symlinks to a watched bait), {problems} problem(s) (escapes included); "
       f"init refused {errors}, {with_place} of them naming a file and a position")
 sys.exit(1 if problems else 0)

@@ -31,6 +31,9 @@ public enum ChildProcesses {
         report?(live)
     }
 
+    /// How long children have to clean up after SIGTERM, before SIGKILL.
+    static let grace = 0.5
+
     /// Every process of `group`, at once and without a chance to linger.
     public static func kill(group: pid_t) {
         guard group > 1 else { return }
@@ -68,10 +71,15 @@ public enum ChildProcesses {
         Foundation.exit(status)
     }
 
-    /// What the clean-up thread does on a signal, before ending the process with it.
+    /// What the clean-up thread does on a signal, before ending the process with it. Children
+    /// are asked to stop first (SIGTERM), so a child `pushpreview` cleans up after itself — its
+    /// workers' temporary folders too — and killed after `grace` if they have not.
     private static func cleanUp() {
         for hook in lock.withLock({ hooks }) { hook() }
         let (g, f) = lock.withLock { (groups, folders) }
+        for group in g where group > 1 { _ = Foundation.kill(-group, SIGTERM) }
+        let deadline = Date(timeIntervalSinceNow: grace)
+        while Date() < deadline, g.contains(where: { Foundation.kill(-$0, 0) == 0 }) { usleep(10_000) }
         for group in g { kill(group: group) }
         for (folder, after) in f {
             TrustedFiles.remove(URL(fileURLWithPath: folder))

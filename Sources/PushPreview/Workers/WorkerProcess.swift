@@ -118,12 +118,30 @@ final class WorkerProcess {
         cleanUp()
     }
 
+    /// The budget counts the worker's whole tree: its own group and every group it started
+    /// (swiftc, whose swift-frontend grew to gigabytes while the worker alone stayed small).
     private func limitReached(deadline: Date) -> String? {
         if !process.isRunning { return nil }
         if Date() > deadline { return "took longer than \(Self.seconds(limits.seconds)) (--timeout)" }
-        let rss = Self.status(process.processIdentifier, "VmRSS:")
-        if rss > limits.memoryMB * 1024 { return "used more than \(limits.memoryMB) MB of memory (--max-memory)" }
+        let kB = children.isEmpty ? Self.status(process.processIdentifier, "VmRSS:") : Self.residentKB(groups: [process.processIdentifier] + children)
+        if kB > limits.memoryMB * 1024 {
+            return "used more than \(limits.memoryMB) MB of memory (--max-memory" + (children.isEmpty ? ")" : ", swiftc's included: \(kB >> 10) MB when stopped)")
+        }
         return nil
+    }
+
+    /// The resident memory of every process in `groups` (process groups), in kB, from /proc.
+    static func residentKB(groups: [Int32]) -> Int {
+        let wanted = Set(groups), page = Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        var total = 0
+        for name in TrustedFiles.names(in: URL(fileURLWithPath: "/proc")) where name.first?.isNumber == true {
+            // pid (comm) state ppid pgrp … rss is the 22nd field after the command's ")".
+            guard let stat = TrustedFiles.text(URL(fileURLWithPath: "/proc/\(name)/stat")), let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 22, let group = Int32(fields[2]), wanted.contains(group), let pages = Int(fields[21]) else { continue }
+            total += pages * page
+        }
+        return total
     }
 
     /// How the worker ended, with the last line it wrote to standard error (a trap's message).

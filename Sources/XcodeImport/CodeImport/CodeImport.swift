@@ -66,6 +66,10 @@ public struct CodeImport: Sendable {
                 else { result.problems.append("\(name): cannot be read (\(error.why))") }
                 continue
             }
+            if let deep = SourceNesting.tooDeep(data, swift: ext == "swift") {
+                result.problems.append("\(name):\(deep.line): \(deep.what); not read")
+                continue
+            }
             sources.append(data)
             if ext == "swift" { swiftFiles.append((name, data)) } else {
                 Activity.now("reading \(name)")

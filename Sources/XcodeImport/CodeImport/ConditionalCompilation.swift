@@ -85,25 +85,26 @@ enum ConditionalCompilation {
         return disjunction(tokens, &position)
     }
 
-    private static func disjunction(_ t: [String], _ p: inout Int) -> Bool {
-        var value = conjunction(t, &p)
-        while p < t.count, t[p] == "||" { p += 1; value = conjunction(t, &p) || value }
+    private static func disjunction(_ t: [String], _ p: inout Int, depth: Int = 0) -> Bool {
+        var value = conjunction(t, &p, depth: depth)
+        while p < t.count, t[p] == "||" { p += 1; value = conjunction(t, &p, depth: depth) || value }
         return value
     }
 
-    private static func conjunction(_ t: [String], _ p: inout Int) -> Bool {
-        var value = unary(t, &p)
-        while p < t.count, t[p] == "&&" { p += 1; value = unary(t, &p) && value }
+    private static func conjunction(_ t: [String], _ p: inout Int, depth: Int) -> Bool {
+        var value = unary(t, &p, depth: depth)
+        while p < t.count, t[p] == "&&" { p += 1; value = unary(t, &p, depth: depth) && value }
         return value
     }
 
-    private static func unary(_ t: [String], _ p: inout Int) -> Bool {
-        guard p < t.count else { return false }
+    private static func unary(_ t: [String], _ p: inout Int, depth: Int = 0) -> Bool {
+        // A condition nested past any real one (`!!!…`, `((((…`) is false, not a deeper stack.
+        guard p < t.count, depth < 64 else { return false }
         let token = t[p]
         p += 1
-        if token == "!" { return !unary(t, &p) }
+        if token == "!" { return !unary(t, &p, depth: depth + 1) }
         if token == "(" {
-            let value = disjunction(t, &p)
+            let value = disjunction(t, &p, depth: depth + 1)
             if p < t.count, t[p] == ")" { p += 1 }
             return value
         }

@@ -44,6 +44,12 @@ extension XcodeProject {
                 problems.append("\(url.path): cannot be read (\(error.why)); the helpers it defines are not followed")
                 continue
             }
+            if let deep = SourceNesting.tooDeep(data) {
+                let why = "\(url.path):\(deep.line): \(deep.what)"
+                if url == file { throw ReadError(description: why + "; the Tuist manifest is not read") }
+                problems.append(why + "; the helpers it defines are not followed")
+                continue
+            }
             texts.append(SwiftSourceText(ConditionalCompilation.activeSource(data), file: url.path))
         }
         let parses = SwiftcParser(swiftc: swiftc).parse(texts.map(\.bytes))
