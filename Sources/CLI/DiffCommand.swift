@@ -23,8 +23,11 @@ enum DiffCommand {
         options: [
             .value("out", "DIR", "where the diff goes (default Diff)", completes: .folder),
             .value("threshold", "T", "0–1: how far apart two colours must be to count, by YIQ distance as pixelmatch (default 0.1)"),
-            .value("markdown", "FILE", "also write a pull-request comment: a summary table and the images", completes: .file),
-            .value("image-base-url", "URL", "where the --out folder will be uploaded, for the comment's images"),
+            .value("markdown", "FILE", "also write a pull-request comment: failures first, counts, then each payload's changed views with a picture, within --comment-budget", completes: .file),
+            .value("comment-budget", "N", "the most characters the comment may have, 1000 to 1000000 (default 60000; GitHub refuses over 65536): rows that do not fit are counted and the full diff linked"),
+            .value("image-base-url", "URL", "where the --out folder will be published, for the comment's images and its link to the full diff (without it the comment has no images)"),
+            .value("artifact-url", "URL", "where the --out folder can be downloaded (a CI run's artefacts), linked by the comment when there is no --image-base-url"),
+            .value("failure", "TEXT", "a failure to name first in the comment and the page, as SUBJECT: MESSAGE (a CI shard that did not finish); may be given more than once"),
             .flag("json", "print diff.json's entries on stdout"),
             .value("base", "REF", "compare PROJECT as it is at the git commit REF with its working tree"),
             .flag("fail-on-change", "with --base or --merge: exit 1 when a mock-up changed (else 0)"),
@@ -45,6 +48,9 @@ enum DiffCommand {
         var shard: (index: Int, count: Int)?
         do {
             a = try Arguments(argv, Self.spec)
+            if let b = a.value("comment-budget") {
+                guard let v = Int(b), (1000...1_000_000).contains(v) else { throw Arguments.UsageError(description: "--comment-budget takes a number of characters from 1000 to 1000000") }
+            }
             if let t = a.value("threshold") {
                 guard let v = Double(t), (0...1).contains(v) else { throw Arguments.UsageError(description: "--threshold takes a number from 0 to 1") }
                 threshold = v
@@ -71,7 +77,7 @@ enum DiffCommand {
         let out = URL(fileURLWithPath: a.value("out") ?? "Diff")
         if a.flags.contains("merge") { return merge(a, out: out, threshold: threshold) }
         if let ref = a.value("base") { return revision(ref, a, out: out, threshold: threshold, shard: shard) }
-        return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold)
+        return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold, failures: given(a))
             .map { $0.anyChange ? 1 : 0 } ?? 2
     }
 
@@ -103,30 +109,37 @@ enum DiffCommand {
         }
         if shard != nil {
             printError("shard \(shard!.index)/\(shard!.count) → \(out.path)/base and \(out.path)/new; join the shards with: pushpreview diff --merge DIR...")
-            return sides.new.problems.isEmpty ? 0 : 3
+            return sides.new.failures.isEmpty ? 0 : 3
         }
         return finish(base: sides.base, new: sides.new, a, out: out, threshold: threshold)
     }
 
-    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared.
+    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared. A shard whose
+    /// side has no report (its run crashed or could not render it) is left out of that side and
+    /// named as a failure: the rest is still compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-merge-\(UUID().uuidString)")
         ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
         var sides: [RevisionComparison.Side] = []
-        for side in ["base", "new"] {
-            let folder = work.appendingPathComponent(side)
-            let shards = a.positionals.map { URL(fileURLWithPath: $0).appendingPathComponent(side) }
+        for (side, name) in [(ComparisonFailure.Side.base, "base"), (.new, "new")] {
+            let folder = work.appendingPathComponent(name)
+            let shards = a.positionals.map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
+            let whole = shards.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }
+            let missing = zip(a.positionals, shards).filter { !whole.contains($0.1) }.map {
+                ComparisonFailure(side: side, subject: $0.0, message: "this shard has no \(name) gallery (its run stopped before writing one; its job's log says why)")
+            }
             // A base with no project at the commit is an empty folder in every shard.
-            if shards.allSatisfy({ !FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }) {
+            if whole.isEmpty {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                sides.append(RevisionComparison.Side(folder: folder, report: nil, problems: ["no shard has a \(side) gallery"], label: side))
+                let failure = ComparisonFailure(side: side, subject: "every shard", message: "no shard has a \(name) gallery")
+                sides.append(RevisionComparison.Side(folder: folder, report: nil, failures: [failure], label: name))
                 continue
             }
             do {
-                let report = try GalleryMerge.merge(shards, into: folder)
-                sides.append(RevisionComparison.Side(folder: folder, report: report, problems: RevisionComparison.problems(of: report),
-                                                     label: "\(side), joined from \(shards.count) shards"))
+                let report = try GalleryMerge.merge(whole, into: folder)
+                sides.append(RevisionComparison.Side(folder: folder, report: report, failures: missing + ComparisonFailure.of(report, side: side),
+                                                     label: "\(name), joined from \(whole.count) of \(shards.count) shards"))
             } catch {
                 printError("pushpreview diff --merge: \(error)")
                 return 2
@@ -137,23 +150,40 @@ enum DiffCommand {
 
     /// The comparison of two rendered sides, with what kept either from being whole.
     static func finish(base: RevisionComparison.Side, new: RevisionComparison.Side, _ a: Arguments, out: URL, threshold: Double) -> Int32 {
-        let notes = base.problems.map { "base: \($0)" } + new.problems.map { "working tree: \($0)" }
-        for note in notes { printError("warning: \(note)") }
-        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, notes: notes, labels: (base.label, new.label)) else { return 3 }
-        if !new.problems.isEmpty { return 3 }
+        let failures = given(a) + base.failures + new.failures
+        for failure in failures { printError("warning: \(failure.line)") }
+        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, failures: failures, labels: (base.label, new.label)) else { return 3 }
+        if !new.failures.isEmpty || failures.contains(where: { $0.side == .run }) { return 3 }
         return summary.anyChange && a.flags.contains("fail-on-change") ? 1 : 0
     }
 
+    /// `--failure SUBJECT: MESSAGE`, each given.
+    static func given(_ a: Arguments) -> [ComparisonFailure] {
+        (a.options["failure"] ?? []).map { text in
+            guard let colon = text.range(of: ": ") else { return ComparisonFailure(side: .run, subject: "the run", message: text) }
+            return ComparisonFailure(side: .run, subject: String(text[..<colon.lowerBound]), message: String(text[colon.upperBound...]))
+        }
+    }
+
     /// Writes the diff of two output folders (and the comment); nil when it could not.
-    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, notes: [String] = [],
+    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, failures: [ComparisonFailure] = [],
                         labels: (base: String, new: String)? = nil) -> OutputDiff.Summary? {
         var diff = OutputDiff(base: base, new: new)
         diff.threshold = threshold
         diff.labels = labels
         do {
-            let (entries, summary) = try diff.run(output: out)
+            let result = try diff.run(output: out, failures: failures)
+            let (entries, summary) = (result.entries, result.summary)
             if let markdown = a.value("markdown") {
-                try OutputFile.write(OutputDiff.markdown(entries, summary, imageBaseURL: a.value("image-base-url") ?? "", notes: notes), to: URL(fileURLWithPath: markdown))
+                var comment = PullRequestComment(summary: summary, groups: result.groups, failures: failures, folderName: out.lastPathComponent)
+                comment.imageBaseURL = a.value("image-base-url")
+                comment.artifactURL = a.value("artifact-url")
+                comment.budget = a.value("comment-budget").flatMap(Int.init) ?? PullRequestComment.defaultBudget
+                comment.changedInputs = result.changedInputs
+                comment.described = result.described
+                let text = comment.markdown()
+                try OutputFile.write(text, to: URL(fileURLWithPath: markdown))
+                printError("comment: \(text.utf16.count) characters (budget \(comment.budget)) → \(markdown)")
             }
             if a.flags.contains("json") { entries.filter { $0.kind != .unchanged }.forEach { printJSON($0) } }
             for e in entries where e.kind != .unchanged && !a.flags.contains("json") { print("\(e.kind.rawValue)\t\(e.mockup)") }

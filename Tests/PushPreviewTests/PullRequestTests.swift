@@ -97,7 +97,8 @@ struct PullRequestTests {
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 8 && lines.allSatisfy { $0.hasPrefix("added\t") }, "\(r.stdout)")
-        #expect(try String(contentsOf: md, encoding: .utf8).contains("**Warning:** base: Preview is not in"))
+        let comment = try String(contentsOf: md, encoding: .utf8)
+        #expect(comment.contains("**Failed**") && comment.contains("- base: `Preview`: `not in "), "\(comment)")
     }
 
     /// Ctrl-C while the base renders: the worktree, its temporary folder and the gallery run are gone.
@@ -144,8 +145,10 @@ struct PullRequestTests {
         #expect(Set(diff.stdout.split(separator: "\n").map(String.init)) == Self.expected)
         let comment = try String(contentsOf: out.appendingPathComponent("comment.md"), encoding: .utf8)
         #expect(comment.hasPrefix("<!-- pushpreview-ci -->\n### PushPreview: 1 changed, 2 added, 0 removed"), "\(comment.prefix(200))")
-        #expect(comment.contains("| `localized-boarding/iphone-15-light-en-expanded` | changed |"))
-        #expect(comment.contains("https://previews.example.com/pr-7/emoji/iphone-15-light-banner-after.png"))
+        #expect(comment.contains("#### `payloads/localized-boarding.apns` — `Templates/boarding-pass.html`\n"), "\(comment)")
+        #expect(comment.contains("| expanded | changed, "))
+        #expect(comment.contains("#### `payloads/emoji.apns` — `payloads/emoji.apns (new)`"))
+        #expect(comment.contains("<img src=\"https://previews.example.com/pr-7/emoji/iphone-15-light-banner-compare.png\""))
 
         let api = try CommentAPI()
         defer { api.stop() }

@@ -32,14 +32,15 @@ public struct RevisionComparison {
     public struct Side {
         public var folder: URL
         public var report: GalleryReport?
-        /// Why the side is not whole: payloads that failed, project errors, no project at the commit.
-        public var problems: [String]
+        /// Why the side is not whole: payloads that failed, project errors, no project at the
+        /// commit, a gallery run that ended without a report.
+        public var failures: [ComparisonFailure]
         /// What the diff page calls it: "origin/main (3f2a9c…)", "the working tree".
         public var label: String
-        public init(folder: URL, report: GalleryReport?, problems: [String] = [], label: String) {
+        public init(folder: URL, report: GalleryReport?, failures: [ComparisonFailure] = [], label: String) {
             self.folder = folder
             self.report = report
-            self.problems = problems
+            self.failures = failures
             self.label = label
         }
     }
@@ -70,51 +71,59 @@ public struct RevisionComparison {
         } else if !repository.exists(path, at: commit) {
             say("base \(short): \(path.isEmpty ? "the project" : path) is not in that commit; every mock-up counts as added")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            base = Side(folder: cache, report: nil, problems: ["\(path) is not in \(short)"], label: label)
+            base = Side(folder: cache, report: nil, failures: [ComparisonFailure(side: .base, subject: path.isEmpty ? "the project" : path, message: "not in \(short): every mock-up counts as added")], label: label)
         } else {
             say("base \(short): rendering in a temporary worktree")
             // The report is written last: a run that stopped part-way leaves none, and is
             // rendered again next time.
             try? FileManager.default.removeItem(at: cache)
             base = try repository.withWorktree(at: commit) { tree in
-                try gallery(tree.appendingPathComponent(path), into: cache, side: "base \(short)", label: label)
+                try gallery(tree.appendingPathComponent(path), into: cache, side: .base, name: "base \(short)", label: label)
             }
         }
         say("new: rendering the working tree")
         // Incremental: only what the edits since the last diff touch is drawn again (the edit
         // plan), and mock-ups no longer made are removed, so none counts as added.
-        let new = try gallery(project, into: newFolder, side: "new", label: "the working tree", incremental: true)
+        let new = try gallery(project, into: newFolder, side: .new, name: "new", label: "the working tree", incremental: true)
         return (base, new)
     }
 
-    /// A gallery run of this executable on `folder`, writing into `output`.
-    func gallery(_ folder: URL, into output: URL, side: String, label: String, incremental: Bool = false) throws -> Side {
+    /// A gallery run of this executable on `folder`, writing into `output`. A run that ends without
+    /// a report (a crash, an unreadable project) is that side's failure, its folder then an empty
+    /// one, so the comparison is still written and says why; a refused option is a usage error.
+    func gallery(_ folder: URL, into output: URL, side: ComparisonFailure.Side, name: String, label: String, incremental: Bool = false) throws -> Side {
         var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments + (incremental ? ["--incremental"] : [])
         if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw Failure(description: "\(side): could not start \(executable.path): \(error)") }
+        // The last run's report (an incremental side keeps one) is marked with a second newline at
+        // its end, which readers ignore and a run's own write replaces (an identical file is not
+        // written again, so its time cannot tell): a run that stops before its report leaves the mark.
+        let file = output.appendingPathComponent("report.json")
+        if var last = FileManager.default.contents(atPath: file.path) {
+            last.append(10)
+            try OutputFile.write([UInt8](last), to: file)
+        }
+        do { try process.run() } catch { throw Failure(description: "\(name): could not start \(executable.path): \(error)") }
         ChildProcesses.started(process.processIdentifier)
         process.waitUntilExit()
         ChildProcesses.ended(process.processIdentifier)
         let status = process.terminationStatus
-        if process.terminationReason == .uncaughtSignal { throw Failure(description: "\(side): the gallery run ended by signal \(status)") }
-        if status == 2 { throw Failure(description: "\(side): the gallery run was refused (its message is above)", usage: true) }
-        guard let report = try? GalleryReport.read(output.appendingPathComponent("report.json")) else {
-            throw Failure(description: "\(side): the gallery run wrote no report (exit status \(status)); its message is above")
+        let signalled = process.terminationReason == .uncaughtSignal
+        if status == 2 && !signalled { throw Failure(description: "\(name): the gallery run was refused (its message is above)", usage: true) }
+        let written = FileManager.default.contents(atPath: file.path).map { !$0.suffix(2).elementsEqual([10, 10]) } ?? false
+        if !signalled, written, let report = try? GalleryReport.read(file) {
+            return Side(folder: output, report: report, failures: ComparisonFailure.of(report, side: side), label: label)
         }
-        return Side(folder: output, report: report, problems: Self.problems(of: report), label: label)
-    }
-
-    /// What keeps a gallery from being whole: payloads that failed, the project's errors.
-    public static func problems(of report: GalleryReport) -> [String] {
-        var problems: [String] = []
-        if report.summary.failed > 0 { problems.append("\(report.summary.failed) payload(s) failed to render") }
-        let errors = (report.projectDiagnostics ?? []).filter { $0.severity == .error }.count
-        if errors > 0 { problems.append("the project has \(errors) error(s)") }
-        return problems
+        let why = signalled ? "the gallery run ended by signal \(status)" : "the gallery run wrote no report (exit status \(status))"
+        say("\(name): \(why); its message is above. Compared as an empty side")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        ChildProcesses.using(folder: empty)
+        return Side(folder: empty, report: nil, failures: [ComparisonFailure(side: side, subject: side == .base ? "the base side" : "this branch's side",
+                                                                             message: "\(why); the job's log has its message")], label: label)
     }
 
     /// What the commit's gallery depends on besides the commit: the tool, its templates, the options.
