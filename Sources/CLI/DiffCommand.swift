@@ -114,37 +114,45 @@ enum DiffCommand {
         return finish(base: sides.base, new: sides.new, a, out: out, threshold: threshold)
     }
 
-    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared. A shard whose
-    /// side has no report (its run crashed or could not render it) is left out of that side and
-    /// named as a failure: the rest is still compared.
+    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared. A shard that
+    /// lacks a side's report (its run crashed or could not render it) is left out of both sides,
+    /// so its payloads are not counted as added or removed, and named as a failure: the other
+    /// shards are still compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-merge-\(UUID().uuidString)")
         ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
+        let shards = a.positionals.map { URL(fileURLWithPath: $0) }
+        func has(_ shard: URL, _ side: String) -> Bool { FileManager.default.fileExists(atPath: shard.appendingPathComponent(side + "/report.json").path) }
+        // A base with no project at the commit is an empty folder in every shard.
+        let baseAnywhere = shards.contains { has($0, "base") }
+        var usable: [URL] = [], failures: [ComparisonFailure] = []
+        for (given, shard) in zip(a.positionals, shards) {
+            let lacking = [("new", ComparisonFailure.Side.new), ("base", .base)].first { side, _ in !has(shard, side) && (side == "new" || baseAnywhere) }
+            if let (side, who) = lacking {
+                failures.append(ComparisonFailure(side: who, subject: given, message: "this shard has no \(side) gallery (its run stopped before writing one; its job's log says why): its payloads are left out"))
+            } else { usable.append(shard) }
+        }
         var sides: [RevisionComparison.Side] = []
         for (side, name) in [(ComparisonFailure.Side.base, "base"), (.new, "new")] {
             let folder = work.appendingPathComponent(name)
-            let shards = a.positionals.map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
-            let whole = shards.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }
-            let missing = zip(a.positionals, shards).filter { !whole.contains($0.1) }.map {
-                ComparisonFailure(side: side, subject: $0.0, message: "this shard has no \(name) gallery (its run stopped before writing one; its job's log says why)")
-            }
-            // A base with no project at the commit is an empty folder in every shard.
+            let whole = usable.filter { has($0, name) }.map { $0.appendingPathComponent(name) }
             if whole.isEmpty {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let failure = ComparisonFailure(side: side, subject: "every shard", message: "no shard has a \(name) gallery")
+                let failure = ComparisonFailure(side: side, subject: "every shard", message: "no usable shard has a \(name) gallery")
                 sides.append(RevisionComparison.Side(folder: folder, report: nil, failures: [failure], label: name))
                 continue
             }
             do {
                 let report = try GalleryMerge.merge(whole, into: folder)
-                sides.append(RevisionComparison.Side(folder: folder, report: report, failures: missing + ComparisonFailure.of(report, side: side),
+                sides.append(RevisionComparison.Side(folder: folder, report: report, failures: ComparisonFailure.of(report, side: side),
                                                      label: "\(name), joined from \(whole.count) of \(shards.count) shards"))
             } catch {
                 printError("pushpreview diff --merge: \(error)")
                 return 2
             }
         }
+        sides[1].failures = failures + sides[1].failures
         return finish(base: sides[0], new: sides[1], a, out: out, threshold: threshold)
     }
 

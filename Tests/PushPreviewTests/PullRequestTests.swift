@@ -169,6 +169,150 @@ struct PullRequestTests {
     }
 }
 
+extension PullRequestTests {
+    /// The environment the CI script's comment step has on a pull request, against `api`.
+    static func commentEnvironment(_ api: CommentAPI, in root: URL) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let event = root.appendingPathComponent("event.json")
+        try Data(#"{"pull_request": {"number": 7, "base": {"sha": "unused"}, "head": {"sha": "0123456789abcdef0123"}}}"#.utf8).write(to: event)
+        environment["GITHUB_TOKEN"] = "token-for-the-test"
+        environment["GITHUB_REPOSITORY"] = "harbor/app"
+        environment["GITHUB_EVENT_PATH"] = event.path
+        environment["GITHUB_API_URL"] = api.url
+        environment["GITHUB_RUN_ID"] = "42"
+        environment["GITHUB_SERVER_URL"] = "https://github.com"
+        return environment
+    }
+
+    /// A payload that fails in the branch: the diff is still written, and the comment names it
+    /// with its error, first, and is posted.
+    @Test func aFailingPayloadStillPostsAndIsNamed() throws {
+        let root = try Self.repository()
+        let project = root.appendingPathComponent("Examples")
+        try Data(#"{"aps": {"alert": "unterminated"#.utf8).write(to: project.appendingPathComponent("payloads/broken.apns"))
+        let out = root.appendingPathComponent("pushpreview-diff")
+        let api = try CommentAPI()
+        defer { api.stop() }
+        var environment = try Self.commentEnvironment(api, in: root)
+        environment["PUSHPREVIEW"] = pushpreviewBinary.path
+        environment["PUSHPREVIEW_BASE"] = "HEAD~1"
+        environment["PUSHPREVIEW_OUT"] = out.path
+        environment["PUSHPREVIEW_OPTIONS"] = Self.options.joined(separator: " ")
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        let diff = try runProcess(script, ["diff", project.path], environment: environment)
+        #expect(diff.status == 3, "the branch's side is not whole: \(diff.stderr)")
+        let comment = try String(contentsOf: out.appendingPathComponent("comment.md"), encoding: .utf8)
+        #expect(comment.hasPrefix("<!-- pushpreview-ci -->\n### PushPreview: 1 failed · 1 changed, 2 added"), "\(comment.prefix(300))")
+        #expect(comment.contains("**Failed**") && comment.contains("- this branch: `payloads/broken.apns`: `"), "\(comment)")
+        #expect(comment.contains("#### `payloads/localized-boarding.apns`"), "the rest is still compared")
+        #expect(comment.contains("No images here") && comment.contains("[this run](https://github.com/harbor/app/actions/runs/42)"))
+        #expect(comment.hasSuffix("<sub>PushPreview: [this run](https://github.com/harbor/app/actions/runs/42), commit `0123456789ab`</sub>\n"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
+        let posted = try runProcess(script, ["comment"], environment: environment)
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(api.body(of: 1) == comment)
+    }
+
+    /// Shards as the recipes run them: one whose render crashed (its new/ gallery never written)
+    /// and one whose job uploaded nothing are named in the comment, and the rest still compared.
+    @Test func aCrashedOrMissingShardIsNamedAndTheRestCompared() throws {
+        let root = try Self.repository()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PUSHPREVIEW"] = pushpreviewBinary.path
+        environment["PUSHPREVIEW_BASE"] = "HEAD~1"
+        environment["PUSHPREVIEW_OPTIONS"] = Self.options.joined(separator: " ")
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        func run(_ arguments: [String], shards: String? = nil) throws -> ProcessRun {
+            let process = Process()
+            process.executableURL = script
+            process.arguments = arguments
+            process.currentDirectoryURL = root
+            var e = environment
+            e["PUSHPREVIEW_SHARDS"] = shards
+            process.environment = e
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let said = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return ProcessRun(status: process.terminationStatus, stdout: "", stderr: String(decoding: said, as: UTF8.self))
+        }
+        // A payload's slice is its path's hash: of 5, emoji is in 1, plain-alert in 3, subtitle in
+        // 4 and localized-boarding in 5, on both sides.
+        for i in 1...5 { #expect(try run(["shard", "\(i)/5", "Examples"]).status == 0) }
+        // Shard 3's render died before its new side was written (the script kept why); shard 4's
+        // job uploaded nothing.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("pushpreview-shard-3/new"))
+        try Data("pushpreview diff exited with status 139".utf8).write(to: root.appendingPathComponent("pushpreview-shard-3/failed"))
+        let merged = try run(["merge", "pushpreview-shard-1", "pushpreview-shard-2", "pushpreview-shard-3", "pushpreview-shard-5"], shards: "5")
+        #expect(merged.status == 3, "\(merged.stderr)")
+        let comment = try String(contentsOf: root.appendingPathComponent("pushpreview-diff/comment.md"), encoding: .utf8)
+        #expect(comment.contains("### PushPreview: 3 failed · 1 changed, 2 added, 0 removed, 1 unchanged"), "\(comment)")
+        #expect(comment.contains("- the run: `shard 4/5`: `uploaded nothing"), "\(comment)")
+        #expect(comment.contains("- the run: `pushpreview-shard-3`: `pushpreview diff exited with status 139`"), "\(comment)")
+        #expect(comment.contains("- this branch: `pushpreview-shard-3`: `this shard has no new gallery"), "\(comment)")
+        #expect(comment.contains("#### `payloads/localized-boarding.apns`") && comment.contains("#### `payloads/emoji.apns`"), "the other shards are still compared")
+    }
+
+    /// The API refuses the new results (422, as GitHub does a body that is too long): the script
+    /// says what the API said and replaces the old comment with one saying so; when the update is
+    /// refused too, the old comment is deleted and the note posted. No stale result stands.
+    @Test func aRefusedUpdateReplacesTheOldComment() throws {
+        let root = temporaryFolder()
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        let old = root.appendingPathComponent("old.md"), new = root.appendingPathComponent("new.md")
+        try Data("### PushPreview: 0 changed, 0 added, 0 removed, 12 unchanged\n\nNo mock-up changed.\n".utf8).write(to: old)
+        try Data(("### PushPreview: 600 changed\n" + String(repeating: "| row |\n", count: 600)).utf8).write(to: new)
+        for mode in [["--refuse-over", "3000"], ["--refuse-over", "3000", "--refuse-updates"]] {
+            let api = try CommentAPI(mode)
+            defer { api.stop() }
+            let environment = try Self.commentEnvironment(api, in: root)
+            #expect(try runProcess(script, ["comment", old.path], environment: environment).status == 0)
+            let stale = try #require(api.body(of: 1))
+            let refused = try runProcess(script, ["comment", new.path], environment: environment)
+            #expect(refused.status == 1, "a refused comment fails the step")
+            #expect(refused.stderr.contains("422 Validation Failed: body is too long (maximum is 3000 characters)"), "the API's message: \(refused.stderr)")
+            let calls = api.calls()
+            let standing = [1, 2].compactMap { api.body(of: $0) }
+            #expect(standing.count == 1 && standing[0] != stale, "\(mode): the old comment is replaced, not left: \(calls)")
+            #expect(standing.first?.contains("### PushPreview: this comment could not be updated") == true)
+            #expect(standing.first?.contains("body is too long") == true && standing.first?.contains("Nothing from an earlier push stands here") == true)
+            if mode.contains("--refuse-updates") {
+                #expect(calls.contains { $0.hasPrefix("DELETE /repos/harbor/app/issues/comments/1") } && api.body(of: 2) != nil, "\(calls)")
+            }
+        }
+        // No results at all (the render step failed): the old comment says so too.
+        let api = try CommentAPI()
+        defer { api.stop() }
+        let environment = try Self.commentEnvironment(api, in: root)
+        #expect(try runProcess(script, ["comment", old.path], environment: environment).status == 0)
+        let missing = try runProcess(script, ["comment", root.appendingPathComponent("none.md").path], environment: environment)
+        #expect(missing.status == 1 && api.body(of: 1)?.contains("the comparison did not finish") == true, "\(missing.stderr)")
+    }
+
+    /// From a workflow_run job the pull request's number comes from a fork's artefact: the script
+    /// comments only when that pull request's head is the commit the run was for.
+    @Test func aForkRunCommentsOnlyOnItsOwnPullRequest() throws {
+        let root = temporaryFolder()
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        let body = root.appendingPathComponent("comment.md")
+        try Data("### PushPreview: 1 changed\n".utf8).write(to: body)
+        let api = try CommentAPI()
+        defer { api.stop() }
+        var environment = try Self.commentEnvironment(api, in: root)
+        environment["GITHUB_EVENT_PATH"] = nil
+        environment["PUSHPREVIEW_PR"] = "7"
+        try Data("feedfacefeedfacefeedfacefeedfacefeedface".utf8).write(to: api.folder.appendingPathComponent("head"))
+        environment["PUSHPREVIEW_HEAD_SHA"] = "0000000000000000000000000000000000000000"
+        let wrong = try runProcess(script, ["comment", body.path], environment: environment)
+        #expect(wrong.status == 1 && wrong.stderr.contains("not the run's") && api.body(of: 1) == nil, "\(wrong.stderr)")
+        environment["PUSHPREVIEW_HEAD_SHA"] = "feedfacefeedfacefeedfacefeedfacefeedface"
+        let right = try runProcess(script, ["comment", body.path], environment: environment)
+        #expect(right.status == 0 && api.body(of: 1) != nil, "\(right.stderr)")
+    }
+}
+
 /// Tests/Support/comment-api.py on a free port of 127.0.0.1: the comments endpoints of a
 /// GitHub-shaped API, keeping comments in memory and listing every call it was sent.
 final class CommentAPI {
@@ -176,9 +320,10 @@ final class CommentAPI {
     let url: String
     let folder = temporaryFolder()
 
-    init() throws {
+    /// `options`: `--refuse-over N`, `--refuse-updates` (GitHub's 422 for those).
+    init(_ options: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repositoryRoot.appendingPathComponent("Tests/Support/comment-api.py").path, folder.path]
+        process.arguments = [repositoryRoot.appendingPathComponent("Tests/Support/comment-api.py").path, folder.path] + options
         try process.run()
         let portFile = folder.appendingPathComponent("port")
         let deadline = Date().addingTimeInterval(10)
