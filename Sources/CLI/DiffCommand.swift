@@ -33,6 +33,7 @@ enum DiffCommand {
             .flag("fail-on-change", "with --base or --merge: exit 1 when a mock-up changed (else 0)"),
             .value("shard", "I/N", "with --base: render only the I-th of N slices of both sides, into --out's base/ and new/ (no diff yet: --merge makes it)"),
             .flag("merge", "join the shard folders given as arguments (their base/ and new/), then compare"),
+            .flag("base-only", "with --base: render only REF's side into PROJECT/.pushpreview/base/ and compare nothing (a default-branch CI job that prepares the base of later pull requests)"),
         ] + passed.map { option in
             var option = option
             option.help = "with --base, for both sides, as for gallery: " + option.help
@@ -60,11 +61,12 @@ enum DiffCommand {
             if merging {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard folders") }
                 guard shard == nil else { throw Arguments.UsageError(description: "--merge joins shards; give --shard to the runs that make them") }
+                guard !a.flags.contains("base-only") else { throw Arguments.UsageError(description: "--base-only goes with --base") }
             } else if revision {
                 guard a.positionals.count <= 1 else { throw Arguments.UsageError(description: "with --base, give at most one PROJECT folder") }
             } else {
                 guard a.positionals.count == 2 else { throw Arguments.UsageError(description: "give two output folders: BASE NEW (or --base REF [PROJECT])") }
-                let given = (passed.map(\.name) + ["shard", "fail-on-change"]).filter { a.value($0) != nil || a.flags.contains($0) }
+                let given = (passed.map(\.name) + ["shard", "fail-on-change", "base-only"]).filter { a.value($0) != nil || a.flags.contains($0) }
                 if let first = given.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
             }
             for folder in merging || !revision ? a.positionals : [] {
@@ -93,6 +95,20 @@ enum DiffCommand {
         comparison.runArguments = given(passed.filter { howOnly.contains($0.name) })
         comparison.shard = shard
         comparison.say = { printError("pushpreview diff: \($0)") }
+        if a.flags.contains("base-only") {
+            do {
+                let base = try comparison.renderBase(ref: ref)
+                for failure in base.failures { printError("warning: \(failure.line)") }
+                printError("base \(ref) → \(base.folder.path)")
+                return base.report == nil ? 3 : 0
+            } catch let failure as RevisionComparison.Failure {
+                printError("pushpreview diff: \(failure)")
+                return failure.usage ? 2 : 3
+            } catch {
+                printError("pushpreview diff: \(error)")
+                return 3
+            }
+        }
         let sides: (base: RevisionComparison.Side, new: RevisionComparison.Side)
         do {
             sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))

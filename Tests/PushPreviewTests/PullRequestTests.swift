@@ -255,6 +255,64 @@ extension PullRequestTests {
         #expect(comment.contains("#### `payloads/localized-boarding.apns`") && comment.contains("#### `payloads/emoji.apns`"), "the other shards are still compared")
     }
 
+    /// The default branch's job renders the base alone, into the cache the pull request's diff
+    /// then takes it from; the cache's key changes with the options and the shard.
+    @Test func aBaseJobPreparesThePullRequestsBase() throws {
+        let root = try Self.repository()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PUSHPREVIEW"] = pushpreviewBinary.path
+        environment["PUSHPREVIEW_BASE"] = "HEAD~1"
+        environment["PUSHPREVIEW_OUT"] = root.appendingPathComponent("pushpreview-diff").path
+        environment["PUSHPREVIEW_OPTIONS"] = Self.options.joined(separator: " ")
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        let project = root.appendingPathComponent("Examples").path
+        let base = try runProcess(script, ["base", project], environment: environment)
+        #expect(base.status == 0 && base.stderr.contains("rendering in a temporary worktree"), "\(base.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project + "/.pushpreview/new"), "only the base is rendered")
+        let diff = try runProcess(script, ["diff", project], environment: environment)
+        #expect(diff.status == 0 && diff.stderr.contains("taken from") && !diff.stderr.contains("worktree"), "\(diff.stderr)")
+        let key = try runProcess(script, ["cache-key", "abc123"], environment: environment).stdout
+        let again = try runProcess(script, ["cache-key", "abc123"], environment: environment).stdout
+        #expect(key.hasPrefix("pushpreview-base-abc123-") && key == again)
+        environment["PUSHPREVIEW_OPTIONS"] = "--device ipad-10"
+        #expect(try runProcess(script, ["cache-key", "abc123"], environment: environment).stdout != key, "the options are in the key")
+    }
+
+    /// publish: the diff folder on the Pages branch as one commit, this pull request's earlier run
+    /// replaced and the others' kept.
+    @Test func publishKeepsOneRunAPullRequest() throws {
+        let root = temporaryFolder()
+        func git(_ arguments: [String], in folder: URL) throws -> ProcessRun {
+            try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", folder.path, "-c", "user.name=CI", "-c", "user.email=ci@localhost"] + arguments)
+        }
+        let origin = root.appendingPathComponent("origin.git"), work = root.appendingPathComponent("work")
+        _ = try git(["init", "-q", "--bare", origin.path], in: root)
+        _ = try git(["clone", "-q", origin.path, work.path], in: root)
+        _ = try git(["commit", "-q", "--allow-empty", "-m", "app"], in: work)
+        let diff = work.appendingPathComponent("pushpreview-diff")
+        try FileManager.default.createDirectory(at: diff.appendingPathComponent("x"), withIntermediateDirectories: true)
+        try Data("picture".utf8).write(to: diff.appendingPathComponent("x/a-compare.png"))
+        try Data("comment".utf8).write(to: diff.appendingPathComponent("comment.md"))
+        let script = repositoryRoot.appendingPathComponent("ci/pushpreview-ci")
+        for (pr, run) in [("5", "11"), ("6", "12"), ("5", "13")] {
+            let process = Process()
+            process.executableURL = script
+            process.arguments = ["publish", diff.path]
+            process.currentDirectoryURL = work
+            var environment = ProcessInfo.processInfo.environment
+            environment["PUSHPREVIEW_PR"] = pr
+            environment["GITHUB_RUN_ID"] = run
+            process.environment = environment
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let files = try git(["ls-tree", "-r", "--name-only", "gh-pages"], in: origin).stdout.split(separator: "\n").map(String.init)
+        #expect(files == [".nojekyll", "pushpreview/pr-5/13/x/a-compare.png", "pushpreview/pr-6/12/x/a-compare.png"], "\(files)")
+        #expect(try git(["rev-list", "--count", "gh-pages"], in: origin).stdout == "1\n", "no history piles up")
+    }
+
     /// The API refuses the new results (422, as GitHub does a body that is too long): the script
     /// says what the API said and replaces the old comment with one saying so; when the update is
     /// refused too, the old comment is deleted and the note posted. No stale result stands.

@@ -48,6 +48,17 @@ public struct RevisionComparison {
     /// Renders both sides: the commit's into the cache (or taken from it), the working tree's
     /// into `newFolder`.
     public func render(ref: String, newFolder: URL) throws -> (base: Side, new: Side) {
+        let base = try renderBase(ref: ref)
+        say("new: rendering the working tree")
+        // Incremental: only what the edits since the last diff touch is drawn again (the edit
+        // plan), and mock-ups no longer made are removed, so none counts as added.
+        let new = try gallery(project, into: newFolder, side: .new, name: "new", label: "the working tree", incremental: true)
+        return (base, new)
+    }
+
+    /// The commit's side only, rendered into the cache under `.pushpreview/base/` (or taken from
+    /// it): what a default-branch job prepares for the pull requests based on that commit.
+    public func renderBase(ref: String) throws -> Side {
         let repository: GitRepository
         let commit: String
         do {
@@ -81,11 +92,7 @@ public struct RevisionComparison {
                 try gallery(tree.appendingPathComponent(path), into: cache, side: .base, name: "base \(short)", label: label)
             }
         }
-        say("new: rendering the working tree")
-        // Incremental: only what the edits since the last diff touch is drawn again (the edit
-        // plan), and mock-ups no longer made are removed, so none counts as added.
-        let new = try gallery(project, into: newFolder, side: .new, name: "new", label: "the working tree", incremental: true)
-        return (base, new)
+        return base
     }
 
     /// A gallery run of this executable on `folder`, writing into `output`. A run that ends without
