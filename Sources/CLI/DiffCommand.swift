@@ -96,38 +96,43 @@ enum DiffCommand {
         comparison.shard = shard
         comparison.say = { printError("pushpreview diff: \($0)") }
         if a.flags.contains("base-only") {
-            do {
-                let base = try comparison.renderBase(ref: ref)
-                for failure in base.failures { printError("warning: \(failure.line)") }
-                printError("base \(ref) → \(base.folder.path)")
-                return base.report == nil ? 3 : 0
-            } catch let failure as RevisionComparison.Failure {
-                printError("pushpreview diff: \(failure)")
-                return failure.usage ? 2 : 3
-            } catch {
-                printError("pushpreview diff: \(error)")
-                return 3
-            }
+            let base: RevisionComparison.Side
+            do { base = try attempt { try comparison.renderBase(ref: ref) } } catch { return error.status }
+            for failure in base.failures { printError("warning: \(failure.line)") }
+            printError("base \(ref) → \(base.folder.path)")
+            return base.report == nil ? 3 : 0
         }
         let sides: (base: RevisionComparison.Side, new: RevisionComparison.Side)
         do {
-            sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
-            if shard != nil {
-                try? FileManager.default.removeItem(at: out.appendingPathComponent("base"))
-                try FileManager.default.copyItem(at: sides.base.folder, to: out.appendingPathComponent("base"))
+            sides = try attempt {
+                let sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
+                if shard != nil {
+                    try? FileManager.default.removeItem(at: out.appendingPathComponent("base"))
+                    try FileManager.default.copyItem(at: sides.base.folder, to: out.appendingPathComponent("base"))
+                }
+                return sides
             }
-        } catch let failure as RevisionComparison.Failure {
-            printError("pushpreview diff: \(failure)")
-            return failure.usage ? 2 : 3
-        } catch {
-            printError("pushpreview diff: \(error)")
-            return 3
-        }
+        } catch { return error.status }
         if shard != nil {
             printError("shard \(shard!.index)/\(shard!.count) → \(out.path)/base and \(out.path)/new; join the shards with: pushpreview diff --merge DIR...")
             return sides.new.failures.isEmpty ? 0 : 3
         }
         return finish(base: sides.base, new: sides.new, a, out: out, threshold: threshold)
+    }
+
+    /// The status to exit with when rendering a side failed: 2 for a usage error (a ref that is
+    /// not a commit), else 3.
+    struct Exit: Error { var status: Int32 }
+
+    /// `body`'s value; else its error printed, and thrown as the status to exit with.
+    static func attempt<T>(_ body: () throws -> T) throws(Exit) -> T {
+        do { return try body() } catch let failure as RevisionComparison.Failure {
+            printError("pushpreview diff: \(failure)")
+            throw Exit(status: failure.usage ? 2 : 3)
+        } catch {
+            printError("pushpreview diff: \(error)")
+            throw Exit(status: 3)
+        }
     }
 
     /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared. A shard that

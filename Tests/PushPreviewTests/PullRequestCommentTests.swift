@@ -13,13 +13,7 @@ struct PullRequestCommentTests {
     @Test func everyViewChangedStillFitsAndShowsEachGroup() throws {
         let project = try examplesCopy()
         let root = project.deletingLastPathComponent()
-        func git(_ arguments: String...) throws {
-            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=CI", "-c", "user.email=ci@localhost"] + arguments)
-            #expect(r.status == 0, "git \(arguments): \(r.stderr)")
-        }
-        try git("init", "-q")
-        try git("add", "-A")
-        try git("commit", "-qm", "base")
+        let git = try PullRequestTests.gitRepository(root)
         // A new app icon: the old one's colours inverted. Every view shows the icon.
         let iconFile = project.appendingPathComponent("media/AppIcon.png")
         var icon = try PNGCodec.decode(sha(iconFile))

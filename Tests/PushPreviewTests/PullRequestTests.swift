@@ -11,19 +11,25 @@ struct PullRequestTests {
     static func repository(_ name: String = #function) throws -> URL {
         let project = try examplesCopy(payloads: ["localized-boarding.apns", "plain-alert.apns", "subtitle.apns"], name)
         let root = project.deletingLastPathComponent()
-        func git(_ arguments: String...) throws {
-            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=CI", "-c", "user.email=ci@localhost"] + arguments)
-            #expect(r.status == 0, "git \(arguments): \(r.stderr)")
-        }
-        try git("init", "-q")
-        try git("add", "-A")
-        try git("commit", "-qm", "base")
+        let git = try Self.gitRepository(root)
         let template = project.appendingPathComponent("Templates/boarding-pass.html")
         try Data(try String(contentsOf: template, encoding: .utf8).replacingOccurrences(of: "#1fb5a8", with: "#e76f51").utf8).write(to: template)
         try FileManager.default.copyItem(at: examples.appendingPathComponent("payloads/emoji.apns"), to: project.appendingPathComponent("payloads/emoji.apns"))
         try git("add", "-A")
         try git("commit", "-qm", "a template change and a new payload")
         return root
+    }
+
+    /// `root` made a git repository with all it holds committed as "base"; then git in it.
+    static func gitRepository(_ root: URL) throws -> (String...) throws -> Void {
+        let git = { (arguments: String...) throws in
+            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=CI", "-c", "user.email=ci@localhost"] + arguments)
+            #expect(r.status == 0, "git \(arguments): \(r.stderr)")
+        }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-qm", "base")
+        return git
     }
 
     static let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-en-expanded",

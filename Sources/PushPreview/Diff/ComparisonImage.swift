@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Imaging
 
@@ -48,11 +49,11 @@ enum ComparisonImage {
                                     r += Int(pr); g += Int(pg); b += Int(pb)
                                 } else {
                                     let (wr, wg, wb) = PixelDifference.onWhite(pr, pg, pb, pa)
-                                    r += Int(wr.rounded()); g += Int(wg.rounded()); b += Int(wb.rounded())
+                                    r += Int(saturating: wr, rounded: .toNearestOrAwayFromZero); g += Int(saturating: wg, rounded: .toNearestOrAwayFromZero); b += Int(saturating: wb, rounded: .toNearestOrAwayFromZero)
                                 }
                             }
                             let t = o + (y * width + left + x) * 4
-                            t[0] = UInt8((b + 2) / 4); t[1] = UInt8((g + 2) / 4); t[2] = UInt8((r + 2) / 4)
+                            t[0] = UInt8(clamping: (b + 2) / 4); t[1] = UInt8(clamping: (g + 2) / 4); t[2] = UInt8(clamping: (r + 2) / 4)
                         }
                     }
                 }

@@ -1,3 +1,4 @@
+import Checked
 import Foundation
 import Imaging
 
@@ -61,7 +62,7 @@ struct PixelDifference {
     static func faded(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> UInt8 {
         let (r, g, b) = onWhite(r, g, b, a)
         let grey = 0.299 * r + 0.587 * g + 0.114 * b
-        return UInt8(min(255, (255 - (255 - grey) * 0.3).rounded()))
+        return UInt8(saturating: 255 - (255 - grey) * 0.3, rounded: .toNearestOrAwayFromZero)
     }
 
     static func onWhite(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> (Double, Double, Double) {
