@@ -52,6 +52,7 @@ demo: build
 # The unit tests, then the fidelity check against Chromium (installed by deps) on the same
 # debug build.
 test: deps
+	@scripts/lint-file-access
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	@if command -v chromium >/dev/null; then $(MAKE) --no-print-directory fidelity-compare CONFIG=debug; \

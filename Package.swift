@@ -31,47 +31,52 @@ let package = Package(
                              .linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("xml2")]),
 
         // The checked number conversions every stage uses, and the one finding type they report.
-        .target(name: "Checked"),
+        .target(name: "Checked", dependencies: ["ConfinedFiles"]),
+        // The one gate to the file system for every path an input names (a folder held open,
+        // files opened beneath it by openat2), and the paths the person running it named.
+        .target(name: "CFiles"),
+        .target(name: "ConfinedFiles", dependencies: ["CFiles"]),
         .target(name: "Diagnostics"),
 
         // Pipeline stages.
-        .target(name: "Imaging", dependencies: ["CShim", "Checked"]),
+        .target(name: "Imaging", dependencies: ["CShim", "Checked", "ConfinedFiles"]),
         .target(name: "Payload", dependencies: ["Diagnostics", "Checked", "CXML2"]),
-        .target(name: "ServiceStage", dependencies: ["Diagnostics", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked"]),
-        .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked"]),
+        .target(name: "ServiceStage", dependencies: ["Diagnostics", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked", "ConfinedFiles"]),
+        .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked", "ConfinedFiles"]),
         .target(name: "Styling", dependencies: ["Diagnostics", "Templating", "Typography", "Checked"]),
-        .target(name: "Typography", dependencies: ["CPango", "Checked"]),
+        .target(name: "Typography", dependencies: ["CPango", "Checked", "ConfinedFiles"]),
         .target(name: "Layout", dependencies: ["Styling", "Templating", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
-        .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked"]),
+        .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked", "ConfinedFiles"]),
         // One listening socket for HTTP/1.1, h2c and HTTP/2 over TLS, and one request handler.
-        .target(name: "HTTP", dependencies: ["CHTTP"]),
-        .target(name: "PushPreview", dependencies: ["HTTP", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked"]),
+        .target(name: "HTTP", dependencies: ["CHTTP", "ConfinedFiles"]),
+        .target(name: "PushPreview", dependencies: ["HTTP", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked", "ConfinedFiles"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
-        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked"]),
-        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked"]),
+        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked", "ConfinedFiles"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked", "ConfinedFiles"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
-        .target(name: "FuzzTargets", dependencies: ["Checked", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography"]),
-        .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging"]),
+        .target(name: "FuzzTargets", dependencies: ["Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography", "ConfinedFiles"]),
+        .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging", "ConfinedFiles"]),
         // Tests/Fixtures/layout laid out the one way the fidelity check and the Layout and Styling
         // tests both lay them out.
-        .target(name: "LayoutFixtures", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography"]),
+        .target(name: "LayoutFixtures", dependencies: ["Templating", "Styling", "Layout", "Rendering", "Typography", "ConfinedFiles"]),
 
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ConfinedFilesTests", dependencies: ["ConfinedFiles"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ConfinedFiles"]),
         // Our fixtures against Chromium's boxes and computed styles recorded in
         // Tests/Fixtures/layout/expected by `make fidelity-record`: no browser needed.
         .testTarget(name: "LayoutTests", dependencies: ["LayoutFixtures", "Layout"]),
         .testTarget(name: "StylingTests", dependencies: ["LayoutFixtures", "Styling"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
-        .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating"]),
+        .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating", "ConfinedFiles"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
-        .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload"],
+        .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload", "ConfinedFiles"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload", "ConfinedFiles"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["ConfinedFiles", "Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Imaging
 import Layout
@@ -36,7 +37,7 @@ let arguments = CommandLine.arguments
 if arguments.count == 3 && arguments[1] == "thumbnail-child" {
     // Child: thumbnail one file to 120x120 and report time and peak RSS.
     let before = peakRSSMegabytes()
-    let data = try ImageFile.read(arguments[2])
+    let data = try ImageFile.read(try TrustedFiles.open(URL(fileURLWithPath: arguments[2])))
     var thumb: RGBAImage?
     let t = try seconds { thumb = try Thumbnailer.thumbnail(data, width: 120, height: 120) }
     print(String(format: "%.1f ms  %.1f MB peak RSS (process before reading the file: %.1f MB)  (%dx%d)",

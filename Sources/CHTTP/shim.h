@@ -55,8 +55,9 @@ static inline const char *chttp_alpn(SSL *ssl) {
 }
 
 // A self-signed P-256 certificate for `names` ("DNS:localhost,IP:127.0.0.1"), valid for `days`,
-// written as PEM with its key; 1 on success.
-static inline int chttp_make_certificate(const char *key_path, const char *cert_path, const char *common_name, const char *names, long days) {
+// written as PEM with its key into two files the caller opened (through its confined folder);
+// 1 on success. The descriptors stay the caller's.
+static inline int chttp_make_certificate(int key_fd, int cert_fd, const char *common_name, const char *names, long days) {
     int ok = 0;
     EVP_PKEY *key = EVP_EC_gen("P-256");
     X509 *cert = X509_new();
@@ -80,10 +81,10 @@ static inline int chttp_make_certificate(const char *key_path, const char *cert_
     bc = X509V3_EXT_conf_nid(NULL, &v3, NID_basic_constraints, "critical,CA:TRUE,pathlen:0");
     if (!san || !bc || !X509_add_ext(cert, san, -1) || !X509_add_ext(cert, bc, -1)) goto done;
     if (!X509_sign(cert, key, EVP_sha256())) goto done;
-    int kfd = open(key_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int kfd = dup(key_fd);
     if (kfd < 0 || !(kf = fdopen(kfd, "w"))) { if (kfd >= 0) close(kfd); goto done; }
     if (!PEM_write_PrivateKey(kf, key, NULL, NULL, 0, NULL, NULL)) goto done;
-    int cfd = open(cert_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int cfd = dup(cert_fd);
     if (cfd < 0 || !(cf = fdopen(cfd, "w"))) { if (cfd >= 0) close(cfd); goto done; }
     if (!PEM_write_X509(cf, cert)) goto done;
     ok = 1;

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import PushPreview
@@ -24,7 +25,7 @@ enum CompletionCommand {
             }
         } catch { return usageError(spec, error) }
         // Device names as this installation knows them; without its templates, none are offered.
-        let catalog = ShareFolder.locate().flatMap { try? DeviceProfile.catalog([$0.templates.appendingPathComponent("system/devices.json")]) } ?? []
+        let catalog = ShareFolder.locate().flatMap { try? DeviceProfile.catalog(templates: $0.templates) } ?? []
         let scripts = CompletionScripts(specs: specs, deviceIDs: catalog.map(\.id))
         switch a.positionals[0] {
         case "bash": print(scripts.bash)

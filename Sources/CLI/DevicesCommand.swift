@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import PushPreview
@@ -26,8 +27,7 @@ enum DevicesCommand {
         let project = a.value("project") ?? "Examples"
         let devices: [DeviceProfile]
         do {
-            devices = try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"),
-                                                 URL(fileURLWithPath: project).appendingPathComponent("devices.json")])
+            devices = try DeviceProfile.catalog(templates: templates, project: try? ConfinedFolder(trusted: URL(fileURLWithPath: project)))
         } catch {
             printError("pushpreview devices: \(error)")
             return 1

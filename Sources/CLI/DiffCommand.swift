@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import PushPreview
 
@@ -70,13 +71,11 @@ enum DiffCommand {
                 if let first = given.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
             }
             for folder in merging || !revision ? a.positionals : [] {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw Arguments.UsageError(description: "\(folder): not a folder")
-                }
+                guard TrustedFiles.isFolder(URL(fileURLWithPath: folder)) else { throw Arguments.UsageError(description: "\(folder): not a folder") }
             }
         } catch { return usageError(Self.spec, error) }
-        let out = URL(fileURLWithPath: a.value("out") ?? "Diff")
+        let out: URL
+        do { out = try TrustedFiles.outputFolder(a.value("out") ?? "Diff") } catch { return usageError(Self.spec, Arguments.UsageError(description: "--out \(error.description)")) }
         if a.flags.contains("merge") { return merge(a, out: out, threshold: threshold) }
         if let ref = a.value("base") { return revision(ref, a, out: out, threshold: threshold, shard: shard) }
         return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold, failures: given(a))
@@ -107,8 +106,12 @@ enum DiffCommand {
             sides = try attempt {
                 let sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
                 if shard != nil {
-                    try? FileManager.default.removeItem(at: out.appendingPathComponent("base"))
-                    try FileManager.default.copyItem(at: sides.base.folder, to: out.appendingPathComponent("base"))
+                    // The base side, copied beneath --out with no link followed on either side.
+                    let target = try ConfinedFolder(trusted: out, links: .refused)
+                    try? target.remove("base")
+                    let source = try ConfinedFolder(trusted: sides.base.folder, links: .refused)
+                    for file in source.files(hidden: true).files { try target.write(try source.read(file), to: "base/" + file) }
+                    _ = try target.folder("base", links: .refused, create: true)
                 }
                 return sides
             }
@@ -140,11 +143,15 @@ enum DiffCommand {
     /// so its payloads are not counted as added or removed, and named as a failure: the other
     /// shards are still compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-merge-\(UUID().uuidString)")
+        let work: URL
+        do { work = try TrustedFiles.temporaryFolder("pushpreview-merge") } catch {
+            printError("pushpreview diff --merge: \(error)")
+            return 3
+        }
         ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
         let shards = a.positionals.map { URL(fileURLWithPath: $0) }
-        func has(_ shard: URL, _ side: String) -> Bool { FileManager.default.fileExists(atPath: shard.appendingPathComponent(side + "/report.json").path) }
+        func has(_ shard: URL, _ side: String) -> Bool { TrustedFiles.exists(shard.appendingPathComponent(side + "/report.json")) }
         // A base with no project at the commit is an empty folder in every shard.
         let baseAnywhere = shards.contains { has($0, "base") }
         var usable: [URL] = [], failures: [ComparisonFailure] = []
@@ -159,7 +166,7 @@ enum DiffCommand {
             let folder = work.appendingPathComponent(name)
             let whole = usable.filter { has($0, name) }.map { $0.appendingPathComponent(name) }
             if whole.isEmpty {
-                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try? TrustedFiles.makeFolder(folder)
                 let failure = ComparisonFailure(side: side, subject: "every shard", message: "no usable shard has a \(name) gallery")
                 sides.append(RevisionComparison.Side(folder: folder, report: nil, failures: [failure], label: name))
                 continue
@@ -211,7 +218,7 @@ enum DiffCommand {
                 comment.changedInputs = result.changedInputs
                 comment.described = result.described
                 let text = comment.markdown()
-                try OutputFile.write(text, to: URL(fileURLWithPath: markdown))
+                _ = try TrustedFiles.writeOutput(Array(text.utf8), to: markdown)
                 printError("comment: \(text.utf16.count) characters (budget \(comment.budget)) → \(markdown)")
             }
             if a.flags.contains("json") { entries.filter { $0.kind != .unchanged }.forEach { printJSON($0) } }

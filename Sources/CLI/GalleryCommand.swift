@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -54,7 +55,7 @@ enum RenderCommand {
         let projectFolders = Set(a.positionals.map { a.value("project").map { URL(fileURLWithPath: $0) } ?? Project.folder(containing: URL(fileURLWithPath: $0)) })
         var known: Set<String> = []
         for folder in projectFolders {
-            do { known.formUnion(try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), folder.appendingPathComponent("devices.json")]).map(\.id)) } catch {
+            do { known.formUnion(try DeviceProfile.catalog(templates: templates, project: try? ConfinedFolder(trusted: folder)).map(\.id)) } catch {
                 printError("pushpreview render: \(error)")
                 return 1
             }

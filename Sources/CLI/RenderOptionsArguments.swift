@@ -1,7 +1,8 @@
+import ConfinedFiles
+import ContentStage
 import Foundation
 import PushPreview
 import Styling
-import ContentStage
 
 /// The options `render` and `gallery` share, read the same way for both.
 extension RenderOptions {
@@ -28,7 +29,7 @@ extension RenderOptions {
 
     init(_ a: Arguments, defaultAppearances: [Appearance]) throws {
         self.init()
-        outputFolder = URL(fileURLWithPath: a.value("out") ?? "Output")
+        do { outputFolder = try TrustedFiles.outputFolder(a.value("out") ?? "Output") } catch { throw Arguments.UsageError(description: "--out \(error.description)") }
         devices = a.list("device")
         appearances = try a.list("appearance").map { v in
             guard let ap = Appearance(rawValue: v) else { throw Arguments.UsageError(description: "--appearance takes light and/or dark, not '\(v)'") }

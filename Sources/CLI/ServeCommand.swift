@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import HTTP
 import PushPreview
@@ -63,7 +64,7 @@ enum ServeCommand {
         do {
             let token = try a.value("auth-key").map { try ProviderToken(keyFile: URL(fileURLWithPath: $0), teamID: a.value("team-id")!, keyID: a.value("key-id")) }
             let tls = try a.value("tls-cert").map { try TLSIdentity(certificate: URL(fileURLWithPath: $0), key: URL(fileURLWithPath: a.value("tls-key")!)) }
-                ?? TLSIdentity.kept(in: folder.appendingPathComponent(".pushpreview/tls"), host: host)
+                ?? TLSIdentity.kept(in: try ConfinedFolder(trusted: folder).folder(".pushpreview/tls", links: .refused, create: true), host: host)
             var setup = LiveGallery.Setup(folder: folder, templates: templates, fonts: try FontSet.standard(extraDirectories: a.list("font-dir")), options: options, workers: plan)
             setup.jobs = jobs
             let gallery = try LiveGallery(setup)

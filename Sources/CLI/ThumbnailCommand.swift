@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Imaging
 import PushPreview
@@ -31,12 +32,12 @@ enum ThumbnailCommand {
             guard let frame = Int(a.value("frame") ?? "0"), frame >= 0 else { throw Arguments.UsageError(description: "--frame takes a whole number ≥ 0") }
             do {
                 let data: [UInt8]
-                do { data = try ImageFile.read(input) } catch {
-                    printError(error.description)
+                do { data = try ImageFile.read(try TrustedFiles.open(URL(fileURLWithPath: input))) } catch {
+                    printError("\(error)")
                     return 1
                 }
                 let image = try Thumbnailer.thumbnail(data, width: size.0, height: size.1, fit: fit, clip: clip, frame: frame)
-                try OutputFile.write(try PNGCodec.encode(image), to: URL(fileURLWithPath: out))
+                _ = try TrustedFiles.writeOutput(try PNGCodec.encode(image), to: out)
                 print("\(out): \(image.width)x\(image.height)")
                 return 0
             } catch {

@@ -29,7 +29,7 @@ public struct BoundedCache<Key: Hashable, Value> {
     /// The value for `key`, which becomes the most recently used.
     public mutating func value(_ key: Key) -> Value? {
         guard let at = index[key] else { return nil }
-        unlink(at)
+        detach(at)
         link(at)
         return slots[at]!.value
     }
@@ -51,7 +51,7 @@ public struct BoundedCache<Key: Hashable, Value> {
 
     public mutating func remove(_ key: Key) {
         guard let at = index.removeValue(forKey: key) else { return }
-        unlink(at)
+        detach(at)
         cost -= slots[at]!.cost
         slots[at] = nil
         free.append(at)
@@ -62,7 +62,7 @@ public struct BoundedCache<Key: Hashable, Value> {
     }
 
     /// Takes slot `at` out of the recency list.
-    private mutating func unlink(_ at: Int) {
+    private mutating func detach(_ at: Int) {
         let (older, newer) = (slots[at]!.older, slots[at]!.newer)
         if older >= 0 { slots[older]!.newer = newer } else { oldest = newer }
         if newer >= 0 { slots[newer]!.older = older } else { newest = older }

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// The process groups this process started (render workers, swiftc) and the temporary folders
@@ -51,7 +52,7 @@ public enum ChildProcesses {
 
     /// Removes the folder now.
     public static func remove(folder: URL) {
-        try? FileManager.default.removeItem(at: folder)
+        TrustedFiles.remove(folder)
         let after = lock.withLock { folders.removeValue(forKey: folder.path) }
         after??()
     }
@@ -73,7 +74,7 @@ public enum ChildProcesses {
         let (g, f) = lock.withLock { (groups, folders) }
         for group in g { kill(group: group) }
         for (folder, after) in f {
-            try? FileManager.default.removeItem(atPath: folder)
+            TrustedFiles.remove(URL(fileURLWithPath: folder))
             after?()
         }
     }

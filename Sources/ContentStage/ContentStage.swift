@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Styling
 import Templating
@@ -6,25 +7,30 @@ import Templating
 /// The Notification Content Extension stage: turns the delivered notification into a page of
 /// HTML from the system templates, with the category's custom view inside the expanded one.
 public struct ContentStage: Sendable {
-    /// Folders templates are looked up in, first match wins: the project's, then the repository's.
-    public var templateFolders: [URL]
+    /// Folders templates are looked up in, first match wins: the project's, then the tool's own;
+    /// each held open, a template read beneath it (a partial linked out of it is not read).
+    public var templateFolders: [ConfinedFolder]
     /// The system's symbol look-alikes, `Templates/system/icons/NAME.svg`, by name.
     public let icons: [String: String]
     /// Parsed templates by name and text: the system chrome is parsed once, not once per view.
     private let parsed = ParsedTemplates()
 
-    public init(templateFolders: [URL]) {
+    public init(templateFolders: [ConfinedFolder]) {
         self.templateFolders = templateFolders
         var icons: [String: String] = [:]
         for folder in templateFolders.reversed() {
-            let dir = folder.appendingPathComponent("system/icons")
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where name.hasSuffix(".svg") {
-                if let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) {
+            for name in (try? folder.names("system/icons")) ?? [] where name.hasSuffix(".svg") {
+                if let data = try? folder.read("system/icons/" + name, limit: 1 << 20) {
                     icons[String(name.dropLast(4))] = String(decoding: data, as: UTF8.self).trimmed
                 }
             }
         }
         self.icons = icons
+    }
+
+    /// The project's `Templates/` (opened beneath the project folder), then the tool's own.
+    public init(project: ConfinedFolder, templates: URL) {
+        self.init(templateFolders: [try? project.folder("Templates"), try? ConfinedFolder(trusted: templates)].compactMap { $0 })
     }
 
     /// A page ready to style and lay out.
@@ -64,7 +70,7 @@ public struct ContentStage: Sendable {
     public func compose(_ view: View, context: TemplateContext, customView: CustomView? = nil,
                         allowURL: (String) -> String?) throws(TemplateError) -> Composition {
         let name = view.template
-        guard let source = partial(name) else { throw TemplateError(file: name, line: 0, message: "template not found in \(templateFolders.map(\.path))") }
+        guard let source = partial(name) else { throw TemplateError(file: name, line: 0, message: "template not found in \(templateFolders.map(\.url.path))") }
         var iconWarnings: [TemplateWarning] = []
         var data = context.value(icon: { icon in
             let (svg, warning) = self.symbol(icon)
@@ -156,7 +162,7 @@ public struct ContentStage: Sendable {
         guard !name.contains(".."), !name.hasPrefix("/") else { return nil }
         if let known = parsed.file(name) { return known }
         for folder in templateFolders {
-            if let file = Confinement.file(name, relativeTo: folder, within: [folder]), let data = FileManager.default.contents(atPath: file.path) {
+            if let data = try? folder.read(name, limit: 4 << 20) {
                 let text = String(decoding: data, as: UTF8.self)
                 parsed.remember(name, text)
                 return text

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -21,11 +22,9 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
     public static let standardID = "iphone-15"
 
     /// Reads `{"devices": [...]}`; every field is required and checked.
-    public static func read(_ url: URL) throws(ConfigError) -> [DeviceProfile] {
-        let file = url.path
-        guard let data = FileManager.default.contents(atPath: file) else { throw ConfigError("\(file): no such file") }
+    public static func read(_ data: [UInt8], file: String) throws(ConfigError) -> [DeviceProfile] {
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: file) } catch { throw ConfigError(error.description) }
+        do { json = try JSONParser.parse(data, file: file) } catch { throw ConfigError(error.description) }
         guard case .array(let items)? = json["devices"] else { throw ConfigError("\(file): devices: expected an array of device profiles") }
         return try items.enumerated().map { (i, item) throws(ConfigError) in
             let at = "\(file): devices[\(i)]"
@@ -47,11 +46,20 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
         }
     }
 
-    /// The repository's profiles, then a project's, later ids replacing earlier ones.
-    public static func catalog(_ files: [URL]) throws(ConfigError) -> [DeviceProfile] {
+    /// The tool's profiles (`Templates/system/devices.json`), then the project's own
+    /// `devices.json` (read beneath its folder), later ids replacing earlier ones.
+    public static func catalog(templates: URL, project: ConfinedFolder? = nil) throws(ConfigError) -> [DeviceProfile] {
+        let tool = templates.appendingPathComponent("system/devices.json")
+        var sources: [(bytes: [UInt8], file: String)] = []
+        do { sources.append((try TrustedFiles.read(tool, limit: 1 << 20), tool.path)) } catch { throw ConfigError(error.description) }
+        if let project {
+            do { sources.append((try project.read("devices.json", limit: 1 << 20), project.url.appendingPathComponent("devices.json").path)) } catch {
+                if !error.isMissing { throw ConfigError(error.description) }
+            }
+        }
         var out: [DeviceProfile] = []
-        for file in files where FileManager.default.fileExists(atPath: file.path) {
-            for p in try read(file) {
+        for (bytes, file) in sources {
+            for p in try read(bytes, file: file) {
                 if let i = out.firstIndex(where: { $0.id == p.id }) { out[i] = p } else { out.append(p) }
             }
         }

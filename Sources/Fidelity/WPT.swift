@@ -1,7 +1,8 @@
+import ConfinedFiles
 import Foundation
 import Layout
-import Rendering
 import LayoutFixtures
+import Rendering
 import Styling
 import Templating
 import Typography
@@ -99,7 +100,7 @@ func wptPrepare() throws -> Int32 {
         let here = source.appendingPathComponent(path).deletingLastPathComponent()
         var fontWarnings: [String] = []
         for face in sheets.flatMap(\.fontFaces) {
-            for src in face.sources where !fonts.addFace(file: here.appendingPathComponent(src).standardizedFileURL.path, family: face.family) {
+            for src in face.sources where !((try? TrustedFiles.open(here.appendingPathComponent(src).standardizedFileURL)).map { fonts.addFace($0, family: face.family) } ?? false) {
                 fontWarnings.append("@font-face \(src) of \(face.family) could not be loaded")
             }
         }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Imaging
 import Layout
@@ -51,7 +52,7 @@ public enum FuzzTargets {
         try? Data(bytes).write(to: bundle.appendingPathComponent("icon.json"))
         var problems: [String] = []
         _ = try? AppIconSet.read(catalog: catalog, name: "AppIcon", in: Repository(around: catalog), problems: &problems)
-        if let icon = try? IconComposerIcon.read(bundle: bundle) {
+        if let folder = try? ConfinedFolder(trusted: bundle), let icon = try? IconComposerIcon.read(bundle: folder) {
             for appearance in IconComposerIcon.Appearance.allCases { _ = icon.rendition(appearance) }
             _ = icon.inputs
         }

@@ -1,4 +1,5 @@
 import CHTTP
+import ConfinedFiles
 import Foundation
 
 /// The server's certificate and key, loaded into a TLS context that speaks HTTP/2 only.
@@ -9,15 +10,23 @@ public final class TLSIdentity: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    public init(certificate: URL, key: URL) throws(Failure) {
+    /// `--tls-cert` and `--tls-key`: files the person named.
+    public convenience init(certificate: URL, key: URL) throws(Failure) {
+        let cert: OpenFile, secret: OpenFile
+        do { (cert, secret) = (try TrustedFiles.open(certificate), try TrustedFiles.open(key)) } catch { throw Failure(description: error.description) }
+        try self.init(certificate: cert, key: secret)
+    }
+
+    /// The files come open (OpenSSL reads them by their descriptors' paths).
+    public init(certificate: OpenFile, key: OpenFile) throws(Failure) {
         guard let context = chttp_tls_context() else { throw Failure(description: "TLS: \(Self.lastError())") }
         guard SSL_CTX_use_certificate_chain_file(context, certificate.path) == 1 else {
             SSL_CTX_free(context)
-            throw Failure(description: "\(certificate.path): not a PEM certificate (\(Self.lastError()))")
+            throw Failure(description: "\(certificate.name): not a PEM certificate (\(Self.lastError()))")
         }
         guard SSL_CTX_use_PrivateKey_file(context, key.path, SSL_FILETYPE_PEM) == 1, SSL_CTX_check_private_key(context) == 1 else {
             SSL_CTX_free(context)
-            throw Failure(description: "\(key.path): not the PEM private key of \(certificate.lastPathComponent) (\(Self.lastError()))")
+            throw Failure(description: "\(key.name): not the PEM private key of \(URL(fileURLWithPath: certificate.name).lastPathComponent) (\(Self.lastError()))")
         }
         var digest = [UInt8](repeating: 0, count: 32)
         guard chttp_fingerprint(context, &digest) == 1 else {
@@ -33,22 +42,23 @@ public final class TLSIdentity: @unchecked Sendable {
     /// `FOLDER/server.pem` and `server-key.pem`, made on first use: a self-signed certificate for
     /// localhost, 127.0.0.1 and ::1 (and `host`, when it is another name), valid for a year and
     /// then made again.
-    public static func kept(in folder: URL, host: String) throws(Failure) -> TLSIdentity {
-        let certificate = folder.appendingPathComponent("server.pem"), key = folder.appendingPathComponent("server-key.pem")
-        if let made = try? TLSIdentity(certificate: certificate, key: key), !made.expiresWithin(days: 7) { return made }
-        try? FileManager.default.removeItem(at: certificate)
-        try? FileManager.default.removeItem(at: key)
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw Failure(description: "\(folder.path): \(error.localizedDescription)")
-        }
+    /// The folder is the project's `.pushpreview/tls`, held open with no link followed.
+    public static func kept(in folder: ConfinedFolder, host: String) throws(Failure) -> TLSIdentity {
+        func load() throws -> TLSIdentity { try TLSIdentity(certificate: try folder.open("server.pem"), key: try folder.open("server-key.pem")) }
+        if let made = try? load(), !made.expiresWithin(days: 7) { return made }
         var names = ["DNS:localhost", "IP:127.0.0.1", "IP:::1"]
         if !["localhost", "127.0.0.1", "::1", "0.0.0.0", "::"].contains(host) {
             names.append((host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } ? "IP:" : "DNS:") + host)
         }
-        guard chttp_make_certificate(key.path, certificate.path, "pushpreview serve", names.joined(separator: ","), 365) == 1 else {
-            throw Failure(description: "could not make a certificate in \(folder.path): \(lastError())")
-        }
-        return try TLSIdentity(certificate: certificate, key: key)
+        do {
+            let key = try folder.create("server-key.pem", mode: 0o600), certificate = try folder.create("server.pem")
+            guard chttp_make_certificate(key.fileDescriptor, certificate.fileDescriptor, "pushpreview serve", names.joined(separator: ","), 365) == 1 else {
+                throw Failure(description: "could not make a certificate in \(folder.url.path): \(lastError())")
+            }
+            try key.close()
+            try certificate.close()
+            return try load()
+        } catch let failure as Failure { throw failure } catch { throw Failure(description: "\(folder.url.path): \(error)") }
     }
 
     func expiresWithin(days: Int) -> Bool {

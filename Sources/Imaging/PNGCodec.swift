@@ -1,5 +1,5 @@
-import Checked
 import CShim
+import Checked
 import Foundation
 
 /// libpng, through the C shim: every colour type and depth in, RGBA8 out; deterministic RGBA8 writing.
@@ -12,13 +12,10 @@ public enum PNGCodec {
         return (Int(info.width), Int(info.height))
     }
 
-    /// A PNG file's size from its first 24 bytes (signature and IHDR), without reading the rest:
-    /// for listing many files. nil when the file is not a PNG.
-    public static func sizeOfFile(atPath path: String) -> (width: Int, height: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 24), head.count == 24,
-              head.prefix(8).elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]), head[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+    /// A PNG's size from its first 24 bytes (signature and IHDR), without reading the rest:
+    /// for listing many files. nil when they are not a PNG's.
+    public static func size(ofHeader head: [UInt8]) -> (width: Int, height: Int)? {
+        guard head.count >= 24, head.prefix(8).elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]), head[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
         func be32(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         return (be32(16), be32(20))
     }

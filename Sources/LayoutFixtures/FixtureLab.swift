@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Layout
 import Rendering
@@ -54,7 +55,7 @@ public final class FixtureLab {
         for face in sheets.flatMap(\.fontFaces) {
             for src in face.sources {
                 guard let system = Self.fontFiles[src] else { warnings.append("\(name): @font-face \(src) is not one of the fidelity fonts"); continue }
-                if fonts.addFace(file: system, family: face.family) { faces[src] = system }
+                if let file = try? TrustedFiles.open(URL(fileURLWithPath: system)), fonts.addFace(file, family: face.family) { faces[src] = system }
             }
         }
         let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light

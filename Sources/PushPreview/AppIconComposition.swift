@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
@@ -46,11 +47,11 @@ public enum AppIconComposition {
 
     private static func content(of layer: IconComposerIcon.Layer, icon: IconComposerIcon, problem: (String) -> Void) -> LayerStack.Content? {
         let at = "\(icon.file.path): \(layer.keyPath).image-name: Assets/\(layer.image.lastPathComponent)"
-        guard let data = FileManager.default.contents(atPath: layer.image.path) else { problem("\(at) cannot be read; layer \(layer.name) not drawn"); return nil }
+        guard let data = try? icon.folder.read(layer.image, limit: 32 << 20) else { problem("\(at) cannot be read; layer \(layer.name) not drawn"); return nil }
         if layer.image.pathExtension.lowercased() == "png" {
-            do { return .raster(try PNGCodec.decode([UInt8](data))) } catch { problem("\(at) is not a PNG that can be read (\(error)); layer \(layer.name) not drawn"); return nil }
+            do { return .raster(try PNGCodec.decode(data)) } catch { problem("\(at) is not a PNG that can be read (\(error)); layer \(layer.name) not drawn"); return nil }
         }
-        guard let text = String(data: data, encoding: .utf8) else { problem("\(at) is not UTF-8 text; layer \(layer.name) not drawn"); return nil }
+        guard let text = String(validating: data, as: UTF8.self) else { problem("\(at) is not UTF-8 text; layer \(layer.name) not drawn"); return nil }
         do { return .vector(try SceneVector.document(text, file: layer.image.path)) } catch { problem("\(at) is not an SVG that can be read (\(error)); layer \(layer.name) not drawn"); return nil }
     }
 

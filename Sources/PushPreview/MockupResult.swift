@@ -11,7 +11,10 @@ public struct RenderOptions: Sendable, Codable {
     /// Empty: the development language only, and no locale in file names.
     public var locales: [String] = []
     public var formats: Set<String> = ["html", "png"]
+    /// `--out`: the folder the person named (opened as named; nothing beneath it follows a link).
     public var outputFolder = URL(fileURLWithPath: "Output")
+    /// A folder beneath it the mock-ups go into (`received` for pushes `serve` took), never a link.
+    public var outputSubfolder = ""
     public var layoutJSON = false
     /// A custom-view template to use instead of the category's (`--template`).
     public var template: URL?
@@ -90,3 +93,6 @@ public struct ServiceReport: Sendable, Codable, Equatable {
     public init(_ trace: ServiceTrace) { ran = trace.ran; level = trace.level.rawValue; steps = trace.steps }
     public static let none = ServiceReport(ServiceTrace())
 }
+
+/// The tool's version: in reports, and in the inputs of `--incremental`.
+public let pushPreviewVersion = "0.2.0"

@@ -1,6 +1,7 @@
 import Checked
-import Diagnostics
+import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Payload
 import ServiceStage
@@ -9,7 +10,12 @@ import XcodeImport
 
 /// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.
 public struct Project: Sendable {
-    public var folder: URL
+    public var folder: URL { files.url }
+    /// The project folder, held open: its settings, payloads, templates, keys and app group are
+    /// read (and `received/` written) beneath it.
+    public let files: ConfinedFolder
+    /// Where the project's paths may lead: the project folder and the repository `"xcode"` names.
+    public private(set) var inputs: ConfinedRoots
     public var appName = "PushPreview"
     /// The app's bundle ID (`bundleId`, else the Xcode app's `PRODUCT_BUNDLE_IDENTIFIER`): the
     /// apns-topic `serve`'s endpoint requires.
@@ -18,8 +24,9 @@ public struct Project: Sendable {
     public var appIcon: AppIconFiles?
     /// Why the icon is the placeholder: said by validate, and on every mock-up that draws it.
     public var appIconProblem: Diagnostic?
-    /// The folders holding the app's strings: the project's own, then an Xcode app's.
-    public var stringsFolders: [URL]
+    /// The folders holding the app's strings: the project's own, then an Xcode app's (each held
+    /// open beneath the project or the repository).
+    public var stringsFolders: [ConfinedFolder]
     /// Font files loaded for every page: `fonts` in the settings, and the Xcode app's UIAppFonts.
     public var fonts: [URL] = []
     /// The Xcode project `"xcode"` names, read on every run (nil without one).
@@ -30,7 +37,9 @@ public struct Project: Sendable {
     /// The Xcode app as read, for a worker to send to its supervisor.
     var xcodeReading: XcodeReading?
     /// Time budget, media roots, allowed hosts, decryption and enrichment.
-    public var service = ServiceSettings()
+    public var service: ServiceSettings { serviceFolders.settings }
+    /// The folders the service stage reads and writes (media roots, keys, the cache), held open.
+    public private(set) var serviceFolders: ServiceFolders
     public var devices: [String] = []
     public var locales: [String] = []
     /// What reading the settings and the Xcode app found, said once per run.
@@ -50,21 +59,23 @@ public struct Project: Sendable {
 
     /// `xcode`: how the Xcode app is read (here, or already by a worker).
     init(folder: URL, xcode reader: (URL, String) throws(ProjectError) -> XcodeReading) throws(ProjectError) {
-        self.folder = folder.standardizedFileURL
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: self.folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ProjectError(Diagnostic(.error, code: "path", file: self.folder.path, "no such project folder (pushpreview init makes one from an Xcode project)"))
+        do { files = try ConfinedFolder(trusted: folder.standardizedFileURL) } catch {
+            throw ProjectError(Diagnostic(.error, code: "path", file: folder.standardizedFileURL.path, "no such project folder (pushpreview init makes one from an Xcode project)"))
         }
-        stringsFolders = [self.folder]
-        localizesDisplayName = Self.namesApp(Self.stringsFiles(in: self.folder))
+        inputs = ConfinedRoots([files])
+        serviceFolders = ServiceFolders(project: files, settings: ServiceSettings())
+        stringsFolders = [files]
+        localizesDisplayName = Self.namesApp(Self.stringsFiles(in: files))
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
-        guard let data = FileManager.default.contents(atPath: settings.path) else {
-            content = ContentConfiguration(projectFolder: self.folder, settings: nil, settingsFile: settings.path)
+        let data: [UInt8]
+        do { data = try files.read(Self.settingsFile, limit: 4 << 20) } catch {
+            guard error.isMissing else { throw ProjectError(Diagnostic(.error, code: "settings", file: settings.path, error.why)) }
+            content = ContentConfiguration(project: files, settings: nil, settingsFile: settings.path)
             return
         }
         var extensionPlists: [ContentConfiguration.InfoPlist] = []
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: settings.path) } catch { throw ProjectError(error.diagnostic) }
+        do { json = try JSONParser.parse(data, file: settings.path) } catch { throw ProjectError(error.diagnostic) }
         func fail(_ key: String?, _ message: String) -> ProjectError { ProjectError(Diagnostic(.error, code: "settings", file: settings.path, keyPath: key, message)) }
         func warn(_ key: String, _ message: String, code: String = "settings") { warnings.append(Diagnostic(.warning, code: code, file: settings.path, keyPath: key, message)) }
         guard case .object(let members) = json else { throw fail(nil, "expected an object, got \(json.typeName)") }
@@ -75,7 +86,9 @@ public struct Project: Sendable {
             return items.compactMap(\.string)
         }
         // `appIcon` and `fonts` may lie anywhere in the repository `"xcode"` names, never outside it.
-        let roots = [self.folder] + (json["xcode"]?.string.map { [Repository(around: URL(fileURLWithPath: $0, relativeTo: self.folder).standardizedFileURL).root] } ?? [])
+        let repository = json["xcode"]?.string.map { Repository(around: URL(fileURLWithPath: $0, relativeTo: self.folder).standardizedFileURL) }
+        inputs = ConfinedRoots([files] + [repository?.folder].compactMap { $0 })
+        let roots = inputs
         for (key, value) in members {
             switch key {
             case "$schema":  // for editors (init writes pushpreview.schema.json and names it)
@@ -90,21 +103,20 @@ public struct Project: Sendable {
                 bundleID = s
             case "appIcon":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
-                if let url = Confinement.file(s, relativeTo: self.folder, within: roots) { appIcon = AppIconFiles(light: url) }
+                if let url = roots.file(s, relativeTo: self.folder) { appIcon = AppIconFiles(light: url) }
                 else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project and the repository xcode names; drawing the placeholder") }
             case "fonts":
                 for path in try strings(value, key) {
-                    if let url = Confinement.file(path, relativeTo: self.folder, within: roots) { fonts.append(url) }
+                    if let url = roots.file(path, relativeTo: self.folder) { fonts.append(url) }
                     else { warn(key, "\(path) lies outside the project and the repository xcode names; not loaded", code: "fonts.outside") }
                 }
             case "xcode":
                 guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
                 // A project folder inside a checkout names an Xcode project of that checkout: a
                 // pull request's pushpreview.json cannot point the reading at another folder on disk.
-                let checkout = Repository(around: self.folder).root
-                if FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git").path),
-                   Confinement.file(s, relativeTo: self.folder, within: [checkout]) == nil {
-                    throw fail(key, "\(s) lies outside the repository \(checkout.path) that holds the project; not read")
+                let checkout = Repository(around: self.folder)
+                if TrustedFiles.exists(checkout.root.appendingPathComponent(".git")), !checkout.contains(URL(fileURLWithPath: s, relativeTo: self.folder)) {
+                    throw fail(key, "\(s) lies outside the repository \(checkout.root.path) that holds the project; not read")
                 }
                 xcode = URL(fileURLWithPath: s, relativeTo: self.folder).standardizedFileURL
             case _ where ServiceSettings.keys.contains(key): break
@@ -114,12 +126,12 @@ public struct Project: Sendable {
             default: warn(key, "unknown setting, ignored")
             }
         }
-        do { service = try ServiceSettings(settings: json, file: settings.path) } catch { throw fail(error.keyPath, error.reason) }
+        do { serviceFolders = ServiceFolders(project: files, settings: try ServiceSettings(settings: json, file: settings.path)) } catch { throw fail(error.keyPath, error.reason) }
         if service.mayChange("thread-id") {
             warn("set", "set or enrich changes thread-id, but a gallery stacks threads by the payloads' own thread-id (each stack's newest is drawn with the changed one)")
         }
         if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil, reader: reader) }
-        content = ContentConfiguration(projectFolder: self.folder, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
+        content = ContentConfiguration(project: files, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
     }
 
     /// What the Xcode app gives a run where the settings do not: its name, icon, fonts, strings
@@ -140,11 +152,14 @@ public struct Project: Sendable {
             }
         }
         fonts += app.fonts
-        stringsFolders += app.stringsFolders.filter { $0 != folder }
+        let inputs = self.inputs
+        stringsFolders += app.stringsFolders.filter { $0 != folder }.compactMap { url in
+            do throws(FileRefusal) { return try inputs.folder(url) } catch { warnings.append(Diagnostic(.warning, code: "strings", file: url.path, error.why)); return nil }
+        }
         let strings = stringsFolders.dropFirst().flatMap(Self.stringsFiles)
         localizesDisplayName = localizesDisplayName || Self.namesApp(strings)
         warnings += app.problems.map { Diagnostic(located: $0) }
-        xcodeInputs = (app.inputs + (appIcon?.inputs ?? []) + fonts + strings).sorted { $0.path < $1.path }
+        xcodeInputs = (app.inputs + (appIcon?.inputs ?? []) + fonts + strings.map(\.url)).sorted { $0.path < $1.path }
         return app.extensionPlists
     }
 
@@ -160,10 +175,9 @@ public struct Project: Sendable {
     /// read at all is an error, an entry in a form that is not read a warning.
     public var localizationIssues: [Diagnostic] {
         var out: [Diagnostic] = []
-        for file in stringsFolders.flatMap(Self.stringsFiles) {
-            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+        for (folder, path, file) in stringsFolders.flatMap(Self.stringsFiles).map({ ($0.folder, $0.path, $0.url) }) {
+            guard let bytes = try? folder.read(path, limit: 64 << 20) else { continue }
             Activity.now("reading \(file.path)")
-            let bytes = [UInt8](data)
             do {
                 switch file.pathExtension {
                 case "xcstrings": out += try StringCatalog(bytes, file: file.path).problems
@@ -177,16 +191,17 @@ public struct Project: Sendable {
 
     /// Whether an `InfoPlist.strings` or `InfoPlist.xcstrings` among `files` translates the app's
     /// name: most carry only the privacy texts, which no notification shows.
-    static func namesApp(_ files: [URL]) -> Bool {
+    static func namesApp(_ files: [StringsTable]) -> Bool {
         let names = ["CFBundleDisplayName", "CFBundleName"]
-        return files.contains { file in
-            guard let data = FileManager.default.contents(atPath: file.path) else { return false }
+        return files.contains { located in
+            let file = located.url
+            guard let data = try? located.folder.read(located.path, limit: 64 << 20) else { return false }
             switch file.lastPathComponent {
             case "InfoPlist.strings":
-                guard let table = try? StringsFile.parse([UInt8](data), file: file.path) else { return false }
+                guard let table = try? StringsFile.parse(data, file: file.path) else { return false }
                 return names.contains { table[$0] != nil }
             case "InfoPlist.xcstrings":
-                guard let catalog = try? StringCatalog([UInt8](data), file: file.path) else { return false }
+                guard let catalog = try? StringCatalog(data, file: file.path) else { return false }
                 return names.contains { (catalog.strings[$0]?.count ?? 0) > 1 }
             default: return false
             }
@@ -194,23 +209,28 @@ public struct Project: Sendable {
     }
 
     /// A strings folder's String Catalogs and its `LANG.lproj` tables and stringsdicts, sorted.
-    static func stringsFiles(in folder: URL) -> [URL] {
-        let fm = FileManager.default
-        let names = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        let files = names.filter { $0.hasSuffix(".xcstrings") }.map { folder.appendingPathComponent($0) }
+    static func stringsFiles(in folder: ConfinedFolder) -> [StringsTable] {
+        let names = (try? folder.names()) ?? []
+        let paths = names.filter { $0.hasSuffix(".xcstrings") }
             + names.filter { $0.hasSuffix(".lproj") }.flatMap { lproj in
-                ((try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(lproj).path)) ?? []).sorted()
-                    .filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { folder.appendingPathComponent("\(lproj)/\($0)") }
+                ((try? folder.names(lproj)) ?? []).filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") }.map { "\(lproj)/\($0)" }
             }
         // One linked from outside the folder is not read (the Localizer says so when it meets it).
-        return files.filter { Confinement.file($0.lastPathComponent, relativeTo: $0.deletingLastPathComponent(), within: [folder]) != nil }
+        return paths.filter { folder.isFile($0) }.map { StringsTable(folder: folder, path: $0) }
+    }
+
+    /// A file an input of this project names: read beneath the project folder when it lies there
+    /// (a committed link that leads out is refused), else as the person named it on the command
+    /// line (`render FILE`, `validate FILE`).
+    public static func read(_ url: URL, in project: Project?, limit: Int = 4 << 20) throws(FileRefusal) -> [UInt8] {
+        if let project, project.files.relativePath(url) != nil { return try project.files.read(url, limit: limit) }
+        return try TrustedFiles.read(url, limit: limit)
     }
 
     /// `payloads/*.apns` and `*.json`, sorted by name.
     public var payloadFiles: [URL] {
-        let dir = folder.appendingPathComponent("payloads")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.filter { $0.hasSuffix(".apns") || $0.hasSuffix(".json") }.sorted().map { dir.appendingPathComponent($0) }
+        let names = (try? files.names("payloads")) ?? []
+        return names.filter { $0.hasSuffix(".apns") || $0.hasSuffix(".json") }.map { folder.appendingPathComponent("payloads/\($0)") }
     }
 
     /// A file's path relative to the project folder (the full path when it lies outside).
@@ -245,16 +265,24 @@ public struct AppIconFiles: Sendable, Equatable, Codable {
 
     public func file(for appearance: Appearance) -> URL { appearance == .dark ? dark ?? light : light }
 
-    /// What a page shows for `appearance`: the bytes, their file extension, and the identity they
-    /// are stored under (a composed picture's names its appearance); nil when the file is gone.
-    public func image(for appearance: Appearance) -> (bytes: [UInt8], extension: String, identity: String)? {
+    /// What a page shows for `appearance`: the bytes (read beneath `inputs`), their file
+    /// extension, and the identity they are stored under (a composed picture's names its
+    /// appearance); nil when the file is gone or refused.
+    public func image(for appearance: Appearance, in inputs: ConfinedRoots) -> (bytes: [UInt8], extension: String, identity: String)? {
         if let png = composed[appearance] ?? composed[.light] {
             let shown: Appearance = composed[appearance] == nil ? .light : appearance
             return (png, "png", "\(light.path)#\(shown.rawValue)")
         }
         let url = file(for: appearance)
-        return FileManager.default.contents(atPath: url.path).map { ([UInt8]($0), url.pathExtension.lowercased(), url.path) }
+        return (try? inputs.read(url, limit: 16 << 20)).map { ($0, url.pathExtension.lowercased(), url.path) }
     }
+}
+
+/// A strings table, catalog or stringsdict in a strings folder.
+struct StringsTable {
+    var folder: ConfinedFolder
+    var path: String
+    var url: URL { folder.url.appendingPathComponent(path) }
 }
 
 /// Why a project cannot be read at all (its settings file broken, its Xcode app not found).

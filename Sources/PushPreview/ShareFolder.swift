@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// The folder holding what the executable reads besides a project: `Templates/` (system chrome,
@@ -31,6 +32,6 @@ public struct ShareFolder: Sendable {
     }
 
     private static func holdsTemplates(_ root: URL) -> Bool {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("Templates/system/expanded.html").path)
+        TrustedFiles.exists(root.appendingPathComponent("Templates/system/expanded.html"))
     }
 }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -13,24 +14,32 @@ import Typography
 public struct Validator {
     static let categoryKey = "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
     let templates: URL
+    /// The font system the template checks measure with, made once per run (not per template).
+    private let fonts = Fonts()
     public init(templates: URL) { self.templates = templates }
+
+    /// Templates a project check reads beyond those its categories name: a project of thousands
+    /// would take minutes, and none draws more than its categories.
+    static let maxUnusedTemplates = 256
+
+    private final class Fonts {
+        lazy var system: FontSystem? = try? FontSystem(fonts: FontSet.standard())
+    }
 
     /// A project folder: everything in it. A payload file: it and its project's configuration.
     /// A template file: it alone, with placeholder data.
     public func validate(_ path: URL, project explicitProject: URL? = nil) -> [Diagnostic] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
-            return [Diagnostic(.error, code: "path", file: path.path, "no such file or folder")]
-        }
+        guard TrustedFiles.exists(path) else { return [Diagnostic(.error, code: "path", file: path.path, "no such file or folder")] }
+        let isDirectory = TrustedFiles.isFolder(path)
         if path.pathExtension == "html" {
             let folder = explicitProject ?? path.deletingLastPathComponent().deletingLastPathComponent()
             return checkTemplate(path, category: path.deletingPathExtension().lastPathComponent, project: try? Project(folder: folder))
         }
-        let folder = explicitProject ?? (isDirectory.boolValue ? path : Project.folder(containing: path))
+        let folder = explicitProject ?? (isDirectory ? path : Project.folder(containing: path))
         let project: Project
         do { project = try Project(folder: folder) } catch { return [error.diagnostic] }
         var findings = projectFindings(project)
-        for payload in isDirectory.boolValue ? project.payloadFiles : [path] {
+        for payload in isDirectory ? project.payloadFiles : [path] {
             findings += checkPayload(payload, project: project)
         }
         return findings
@@ -60,7 +69,7 @@ public struct Validator {
         let config = project.content
         let categoriesFile = project.folder.appendingPathComponent("categories.json").path
         var findings: [Diagnostic] = []
-        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
+        let stage = ContentStage(project: project.files, templates: templates)
         var used: Set<String> = []
         for ext in config.extensions {
             for id in ext.categories {
@@ -70,7 +79,7 @@ public struct Validator {
                 }
                 let name = (category?.template ?? id) + ".html"
                 used.insert(name)
-                guard let file = stage.templateFolders.map({ $0.appendingPathComponent(name) }).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                guard let file = stage.templateFolders.first(where: { $0.isFile(name) })?.url.appendingPathComponent(name) else {
                     findings.append(Diagnostic(.error, code: "template.missing", file: ext.file, keyPath: Self.categoryKey, "claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository", category: id))
                     continue
                 }
@@ -88,7 +97,11 @@ public struct Validator {
             }
         }
         let projectTemplates = project.folder.appendingPathComponent("Templates")
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: projectTemplates.path)) ?? []).sorted() where name.hasSuffix(".html") && !used.contains(name) {
+        let unused = ((try? project.files.names("Templates")) ?? []).filter { $0.hasSuffix(".html") && !used.contains($0) }
+        if unused.count > Self.maxUnusedTemplates {
+            findings.append(Diagnostic(.warning, code: "template.count", file: projectTemplates.path, "\(unused.count) templates no extension claims; the first \(Self.maxUnusedTemplates) are checked"))
+        }
+        for name in unused.prefix(Self.maxUnusedTemplates) {
             let id = String(name.dropLast(5))
             findings.append(Diagnostic(.warning, code: "template.unused", file: projectTemplates.appendingPathComponent(name).path, "a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
             findings += checkTemplate(projectTemplates.appendingPathComponent(name), category: id, project: project)
@@ -101,9 +114,12 @@ public struct Validator {
 
     /// A payload: its own checks, then its category against the configuration.
     func checkPayload(_ file: URL, project: Project) -> [Diagnostic] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [Diagnostic(.error, code: "path", file: file.path, "no such file")] }
+        let data: [UInt8]
+        do { data = try Project.read(file, in: project, limit: 1 << 20) } catch {
+            return [Diagnostic(.error, code: "path", file: file.path, error.isMissing ? "no such file" : error.why)]
+        }
         do {
-            let (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: file.path)
+            let (payload, diagnostics) = try PayloadParser.parse(data, file: file.path)
             var findings = diagnostics
             if let unknown = Self.unknownCategory(payload.category, file: file.path, in: project.content) { findings.append(unknown) }
             return findings
@@ -123,22 +139,24 @@ public struct Validator {
     /// A template through Mustache, libxml2, the sanitizer and the style resolver, with
     /// placeholder data, inside the expanded view: what it removes or does not support.
     func checkTemplate(_ file: URL, category: String, project: Project?) -> [Diagnostic] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [Diagnostic(.error, code: "path", file: file.path, "no such file")] }
+        let data: [UInt8]
+        do { data = try Project.read(file, in: project, limit: 4 << 20) } catch {
+            return [Diagnostic(.error, code: "path", file: file.path, error.isMissing ? "no such file" : error.why)]
+        }
         Activity.now("checking the template \(file.path)")
-        let folders = (project.map { [$0.folder.appendingPathComponent("Templates")] } ?? []) + [templates]
-        let stage = ContentStage(templateFolders: folders)
+        let stage = project.map { ContentStage(project: $0.files, templates: templates) } ?? ContentStage(templateFolders: [try? ConfinedFolder(trusted: templates)].compactMap { $0 })
         let notification = DeliveredNotification(title: "Title", subtitle: "Subtitle", body: "Body", category: category, threadId: nil, badge: nil, sound: nil,
                                                  attachments: [], userInfo: [], trace: ServiceTrace())
         let device: DeviceProfile
         do {
-            guard let d = try DeviceProfile.read(templates.appendingPathComponent("system/devices.json")).first(where: { $0.id == DeviceProfile.standardID }) else {
+            guard let d = try DeviceProfile.catalog(templates: templates).first(where: { $0.id == DeviceProfile.standardID }) else {
                 return [Diagnostic(.error, code: "devices", file: "Templates/system/devices.json", "has no \(DeviceProfile.standardID) profile")]
             }
             device = d
         } catch { return [Diagnostic(located: error.description, severity: .error, code: "devices")] }
         var findings: [Diagnostic] = []
         // The faces measure ch and ex, as rendering does (without them those lengths are warned about).
-        let fonts = try? FontSystem(fonts: FontSet.standard())
+        let fonts = self.fonts.system
         for appearance in Appearance.allCases {
             let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
                                           appearance: appearance, locale: "en", attachmentSources: [])

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Payload
 import Templating
@@ -6,7 +7,7 @@ import Templating
 /// enrich and attach media in order, keep the best attempt, and hand it over on expiry.
 final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked Sendable {
     let settings: ServiceSettings
-    let projectFolder: URL
+    let folders: ServiceFolders
     let trace: TraceRecorder
     let deadline: Date
     /// The app's strings in the locale drawn, for text filters.
@@ -16,17 +17,17 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
     private var contentHandler: ((UNNotificationContent) -> Void)?
     private var bestAttempt: UNMutableNotificationContent?
 
-    init(settings: ServiceSettings, projectFolder: URL, trace: TraceRecorder, deadline: Date, localize: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    init(settings: ServiceSettings, folders: ServiceFolders, trace: TraceRecorder, deadline: Date, localize: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.localize = localize
         self.settings = settings
-        self.projectFolder = projectFolder
+        self.folders = folders
         self.trace = trace
         self.deadline = deadline
-        attachStep = AttachStep(settings: settings, projectFolder: projectFolder)
+        attachStep = AttachStep(settings: settings, folders: folders)
         super.init()
     }
 
-    required init() { fatalError("use init(settings:projectFolder:trace:deadline:)") }
+    required init() { fatalError("use init(settings:folders:trace:deadline:)") }
 
     override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         let content = request.content.mutableCopy() as! UNMutableNotificationContent
@@ -34,7 +35,7 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
 
         if let decrypt = settings.decrypt {
             let ok = trace.time("decrypt") { () -> (Bool, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
-                switch DecryptStep(settings: decrypt, projectFolder: projectFolder).run(content) {
+                switch DecryptStep(settings: decrypt, folders: folders).run(content) {
                 case .decrypted(let bytes): return (true, "decrypted", bytes, "", false)
                 case .notEncrypted: return (true, "skipped", 0, "no \(decrypt.payloadKey) in the payload", false)
                 case .failed(let why): return (false, "failed", 0, why + "; showing the original content", false)
@@ -48,7 +49,7 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
         }
         for rule in settings.enrich {
             trace.time("enrich") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
-                let r = EnrichStep(rule: rule, projectFolder: projectFolder, localize: localize).run(content)
+                let r = EnrichStep(rule: rule, folders: folders, localize: localize).run(content)
                 return ((), r.outcome, 0, r.message, false)
             }
         }
@@ -132,6 +133,7 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                     problems.append("\(what) \(reference.prefix(80)) is not an image; drawing the monogram"); return nil
                 }
                 bytes += a.bytes
+                c.images[a.attachment.url.path] = a.attachment.bytes
                 return a.attachment.url.path
             } catch {
                 problems.append("\(what) \(reference.prefix(80)): \(error.message); drawing the monogram")

@@ -109,18 +109,6 @@ public struct ServiceSettings: Sendable {
         return templates.contains { $0.contains("{{#prefix:") || $0.contains("{{#suffix:") }
     }
 
-    /// `path` (relative to the project, or absolute) as a file inside one of the media roots,
-    /// symlinks resolved first; nil when it lies outside them.
-    public func mediaFile(_ path: String, in projectFolder: URL) -> URL? {
-        Confinement.file(path, relativeTo: projectFolder, within: mediaRoots.map { projectFolder.appendingPathComponent($0) })
-    }
-
-    /// A file the project names for itself (keys, enrichment data, the app group, the icon): inside
-    /// the project folder, by the same rule as media; nil when it lies outside.
-    public static func projectFile(_ path: String, in projectFolder: URL) -> URL? {
-        Confinement.file(path, relativeTo: projectFolder, within: [projectFolder])
-    }
-
     public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "attachmentOptions", "decrypt", "enrich", "set", "communication"]
 
     /// Reads the keys above from the settings object; errors name the file and key.

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Imaging
 import Payload
@@ -7,17 +8,28 @@ import Payload
 /// Extension (PushPreview's own, or a team's subclass) under the time budget, with graceful
 /// degradation: full content → text without media → original content.
 public struct ServiceStage: Sendable {
-    public var projectFolder: URL
-    /// Where the app's strings are: the project folder, or an Xcode app's localized folders.
-    public var stringsFolders: [URL]
-    public var settings: ServiceSettings
+    public var projectFolder: URL { folders.project.url }
+    /// Where the app's strings are: the project folder, or an Xcode app's localized folders
+    /// (each opened beneath the project or the repository it reads the app from).
+    public var stringsFolders: [ConfinedFolder]
+    /// Setting them opens the folders they name anew.
+    public var settings: ServiceSettings {
+        get { folders.settings }
+        set { folders = ServiceFolders(project: folders.project, settings: newValue) }
+    }
+    /// The folders the steps read and write (keys, enrichment data, media roots, the cache).
+    public var folders: ServiceFolders
     /// The extension to run instead of the built-in one (a team's own, written on the same API).
     public var extensionType: UNNotificationServiceExtension.Type?
 
-    public init(projectFolder: URL, stringsFolders: [URL]? = nil, settings: ServiceSettings = ServiceSettings()) {
-        self.projectFolder = projectFolder
-        self.stringsFolders = stringsFolders ?? [projectFolder]
-        self.settings = settings
+    public init(folders: ServiceFolders, stringsFolders: [ConfinedFolder]? = nil) {
+        self.folders = folders
+        self.stringsFolders = stringsFolders ?? [folders.project]
+    }
+
+    /// A project folder the person named (tests, `render` of a loose payload).
+    public init(projectFolder: URL, settings: ServiceSettings = ServiceSettings()) throws(FileRefusal) {
+        self.init(folders: try ServiceFolders(projectFolder: projectFolder, settings: settings))
     }
 
     /// `device`: `iphone` or `ipad`, for catalog entries that vary by device.
@@ -36,7 +48,7 @@ public struct ServiceStage: Sendable {
         }
         let deadline = Date().addingTimeInterval(settings.timeBudget)
         let instance: UNNotificationServiceExtension = extensionType.map { $0.init() }
-            ?? BuiltInServiceExtension(settings: settings, projectFolder: projectFolder, trace: trace, deadline: deadline, localize: { [stringsFolders] key in
+            ?? BuiltInServiceExtension(settings: settings, folders: folders, trace: trace, deadline: deadline, localize: { [stringsFolders] key in
                 Localizer.shared(folders: stringsFolders, locale: locale, device: device).find(key: key)?.text
             })
         let outcome = ServiceRunner.run(instance, request: request, budget: settings.timeBudget)
@@ -87,8 +99,6 @@ public struct ServiceStage: Sendable {
         return content.copy() as! UNNotificationContent
     }
 
-    static let attachmentReadLimits: ImageLimits = { var l = ImageLimits(); l.maxFileSize = MediaType.Kind.video.cap; return l }()
-
     func delivered(_ content: UNNotificationContent, trace: TraceRecorder) -> DeliveredNotification {
         let frozen = trace.freeze()
         var t = ServiceTrace()
@@ -96,7 +106,7 @@ public struct ServiceStage: Sendable {
         t.level = frozen.original ? .original : .full
         let attachments = content.attachments.map { a in
             Attachment(identifier: a.identifier, kind: MediaType(uti: a.type)?.kind ?? .image, uti: a.type, path: a.url.path,
-                       bytes: (try? ImageFile.read(a.url.path, limits: Self.attachmentReadLimits)) ?? [], thumbnailHidden: a.thumbnailHidden,
+                       bytes: a.bytes, thumbnailHidden: a.thumbnailHidden,
                        clippingRect: a.thumbnailClippingRect.map { [$0.x, $0.y, $0.width, $0.height] }, thumbnailTime: a.thumbnailTime)
         }
         var note = DeliveredNotification(title: content.title, subtitle: content.subtitle, body: content.body,
@@ -112,7 +122,7 @@ public struct ServiceStage: Sendable {
         note.summaryArgumentCount = content.summaryArgumentCount == 0 ? nil : content.summaryArgumentCount
         if let c = content.communication, !c.senderName.isEmpty {
             func image(_ path: String?) -> DeliveredNotification.Communication.Image? {
-                path.flatMap { p in (try? ImageFile.read(p)).map { .init(path: p, bytes: $0) } }
+                path.flatMap { p in c.images[p].map { .init(path: p, bytes: $0) } }
             }
             note.communication = .init(senderName: c.senderName, groupName: c.groupName, senderImage: image(c.senderImage), groupImage: image(c.groupImage))
             note.communication?.senderHandle = c.senderHandle

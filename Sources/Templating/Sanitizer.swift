@@ -1,4 +1,4 @@
-import Checked
+import ConfinedFiles
 import Foundation
 
 /// Takes out of a template everything that could run code or reach the network. What it

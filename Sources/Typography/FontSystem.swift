@@ -1,4 +1,5 @@
 internal import CPango
+import ConfinedFiles
 import Foundation
 
 /// Where the fonts come from: Inter stands in for SF Pro, Noto Color Emoji for Apple's emoji.
@@ -99,25 +100,32 @@ public final class FontSystem {
         fontMap = map
     }
 
-    /// Font files a template brought with @font-face, and the CSS family each is known by.
+    /// Font files a template brought with @font-face (by name), and the CSS family each is known by.
     private var addedFaces: [String: String] = [:]
     private var refusedFaces: Set<String> = []
+    /// The files fontconfig knows by their descriptors' paths, held open while the fonts live.
+    private var heldFiles: [String: OpenFile] = [:]
 
     /// Loads `file` for `@font-face { font-family: family }`: added to the private fontconfig
     /// set under its own family names, with `family` an alias for the first. False when the file
     /// is not a font fontconfig reads. Text shaped before keeps its layout caches (cleared here).
     /// With no `family` (an app's own font, from `UIAppFonts`) it is known by its own names only.
-    public func addFace(file: String, family: String?) -> Bool {
-        if let known = addedFaces[file] { return family == nil || known == family || addAlias(family!, for: file) }
+    /// The file comes open (from a confined folder): fontconfig reads it by its descriptor.
+    public func addFace(_ file: OpenFile, family: String?) -> Bool {
+        let name = file.name
+        if let known = addedFaces[name], let held = heldFiles[name] {
+            return family == nil || known == family || addAlias(family!, for: held.path)
+        }
         // A file that was no font stays none: it is not read again for every page.
-        guard !refusedFaces.contains(file) else { return false }
+        guard !refusedFaces.contains(name) else { return false }
         guard let config = pango_fc_font_map_get_config(cpango_fc_font_map(fontMap)) else { return false }
         let before = applicationFonts(config).count
-        let added = file.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
-        guard added != 0, applicationFonts(config).count > before else { refusedFaces.insert(file); return false }
-        let own = applicationFonts(config).first { $0.file == file }?.family ?? ""
-        addedFaces[file] = family ?? own
-        return addAlias(family ?? own, for: file)
+        let added = file.path.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        guard added != 0, applicationFonts(config).count > before else { refusedFaces.insert(name); return false }
+        heldFiles[name] = file
+        let own = applicationFonts(config).first { $0.file == file.path }?.family ?? ""
+        addedFaces[name] = family ?? own
+        return addAlias(family ?? own, for: file.path)
     }
 
     private func addAlias(_ family: String, for file: String) -> Bool {
@@ -209,10 +217,10 @@ public final class FontSystem {
     }
 }
 
-private func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+private func fileExists(_ path: String) -> Bool { TrustedFiles.exists(URL(fileURLWithPath: path)) }
 
+/// The font files in a folder of the system's or one `--font-dir` names.
 private func fontFiles(in directory: String) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.filter { [".otf", ".ttf", ".ttc"].contains(where: $0.lowercased().hasSuffix) }
+    TrustedFiles.names(in: URL(fileURLWithPath: directory)).filter { [".otf", ".ttf", ".ttc"].contains(where: $0.lowercased().hasSuffix) }
         .sorted().map { directory + "/" + $0 }
 }

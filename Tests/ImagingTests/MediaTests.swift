@@ -1,6 +1,7 @@
+import ConfinedFiles
 import Foundation
-import Testing
 import Imaging
+import Testing
 
 /// Media made by Debian's ffmpeg CLI in a temporary folder, and the frames the CLI itself decodes
 /// from them: our posters are checked against FFmpeg's own answer, not against our expectations.
@@ -183,7 +184,7 @@ struct MediaTests {
     @Test func a4KPosterIsScaledAndItsMemoryBounded() async throws {
         let path = try GeneratedMedia.uhd.get().path
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [path = path as String] in
-            let data = try ImageFile.read(path)
+            let data = try ImageFile.read(try TrustedFiles.open(URL(fileURLWithPath: path)))
             _ = try MediaFile.info(data) // libraries loaded, their first allocations made
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -1,6 +1,7 @@
+import ConfinedFiles
 import Foundation
-import Testing
 import PushPreview
+import Testing
 
 /// A payload that makes its worker trap, hang or eat memory fails alone: the gallery still writes
 /// every other mock-up, report.json and index.html, exits 1, and says why the payload failed.
@@ -15,7 +16,7 @@ struct ContainmentTests {
         environment["PUSHPREVIEW_TEST_FAULT"] = "\(fault):\(payload)"
         let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--jobs", "2"] + extra,
                                environment: environment)
-        return (r, try GalleryReport.read(out.appendingPathComponent("report.json")), out)
+        return (r, try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused)), out)
     }
 
     func expectOthersRendered(_ report: GalleryReport, failed payload: String, out: URL) {

@@ -1,9 +1,10 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
 import Layout
-import Testing
 import PushPreview
+import Testing
 
 /// The content stage against real projects on disk: Info.plist (XML and binary), categories.json,
 /// the per-category view settings, and what each draws.
@@ -244,7 +245,7 @@ struct ContentStageTests {
         let folder = temporaryFolder("plist")
         let file = folder.appendingPathComponent("Info.plist")
         try Data(text.utf8).write(to: file)
-        let (_, issues) = ContentExtension.read(file)
+        let (_, issues) = ContentExtension.read(file, in: try ConfinedFolder(trusted: file.deletingLastPathComponent()))
         #expect(issues.contains { $0.description.hasPrefix(file.path) && $0.description.contains(expected) }, "\(issues)")
     }
 
@@ -259,7 +260,7 @@ struct ContentStageTests {
         let folder = temporaryFolder("categories")
         let file = folder.appendingPathComponent("categories.json")
         try Data(text.utf8).write(to: file)
-        let (_, issues) = NotificationCategory.read(file)
+        let (_, issues) = NotificationCategory.read(file, in: try ConfinedFolder(trusted: file.deletingLastPathComponent()))
         #expect(issues.contains { $0.description.hasPrefix(file.path) && $0.description.contains(expected) }, "\(issues)")
     }
 

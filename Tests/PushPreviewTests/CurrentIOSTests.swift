@@ -1,10 +1,11 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
 import Layout
+import PushPreview
 import Testing
 import Typography
-import PushPreview
 
 /// What iOS 17 and 18 draw (issue 14): communication notifications, interruption levels, thread
 /// stacks, Dynamic Type, a mirrored Arabic notification and the Lock Screen, each on a project
@@ -185,7 +186,7 @@ struct CurrentIOSTests {
         var run = GalleryRun(project: project, templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)
         run.workers = nil
         let report = try run.run().report
-        #expect(MockupRenderer.threads(project.payloadFiles).map { $0.map(\.lastPathComponent) } == [["t0.apns", "t1.apns", "t2.apns"]])
+        #expect(MockupRenderer.threads(project.payloadFiles, project: project).map { $0.map(\.lastPathComponent) } == [["t0.apns", "t1.apns", "t2.apns"]])
         let newest = try #require(report.inputs.first { $0.payload == "payloads/t2.apns" })
         for (locale, summary) in [("en", "3 more messages from Marta, Jonas"), ("pl", "3 wiadomości więcej (few) od Marta, Jonas")] {
             let stack = try #require(newest.mockups.first { $0.view == "stack" && $0.locale == locale }, "no \(locale) stack")

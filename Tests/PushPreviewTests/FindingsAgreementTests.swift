@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -15,7 +16,7 @@ struct FindingsAgreementTests {
         let out = temporaryFolder(name).appendingPathComponent("out")
         let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--jobs", "1"])
         #expect(g.status != 2, "\(g.stderr)")
-        return (validate, try GalleryReport.read(out.appendingPathComponent("report.json")))
+        return (validate, try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused)))
     }
 
     /// The agreement itself: the report's project findings are validate's, record for record, and

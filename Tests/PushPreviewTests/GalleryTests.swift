@@ -1,7 +1,8 @@
+import ConfinedFiles
 import Foundation
 import Imaging
-import Testing
 import PushPreview
+import Testing
 import Typography
 
 /// `pushpreview gallery` as users run it: the page in a real Chromium, byte-identical reruns,
@@ -19,7 +20,7 @@ struct GalleryTests {
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
         let r = try gallery(project, out, ["--jobs", "2"])
         #expect(r.status == 1, "a failed input makes the status 1: \(r.stderr)")
-        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         #expect(report.inputs.map(\.payload) == (Self.some + ["truncated.apns"]).sorted().map { "payloads/\($0)" })
         let failed = try #require(report.inputs.first { $0.payload == "payloads/truncated.apns" })
         #expect(failed.outcome == "failed" && failed.mockups.first?.errors.first.map { $0.contains("truncated.apns") && $0.contains("1:19") } == true)
@@ -65,7 +66,7 @@ struct GalleryTests {
         for i in 1...3 {
             let r = try gallery(project, root.appendingPathComponent("shard\(i)"), ["--shard", "\(i)/3"])
             #expect(r.status == 0, "\(r.stderr)")
-            shardReports.append(try GalleryReport.read(root.appendingPathComponent("shard\(i)/report.json")))
+            shardReports.append(try GalleryReport.read(in: ConfinedFolder(trusted: root.appendingPathComponent("shard\(i)"), links: .refused)))
         }
         // Each payload in exactly one slice (by its path's hash, so not evenly for a few payloads).
         #expect(shardReports.map(\.inputs.count).reduce(0, +) == 6 && Set(shardReports.flatMap(\.inputs).map(\.payload)).count == 6)
@@ -142,7 +143,7 @@ struct GalleryTests {
         #expect(rerun.status == 0, "\(rerun.stderr)")
         let after = tree(out)
         #expect(!after.keys.contains { $0.hasSuffix(".tmp") } && after.keys.contains("/report.json"))
-        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         let payloads = try Project(folder: project).payloadFiles.count
         #expect(report.summary.failed == 0 && report.inputs.count == payloads)
     }

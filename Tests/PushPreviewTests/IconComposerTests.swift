@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
@@ -12,7 +13,7 @@ struct IconComposerTests {
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode/icon")
 
     static func icon(_ name: String) throws -> IconComposerIcon {
-        try #require(try IconComposerIcon.read(bundle: fixtures.appendingPathComponent("\(name).icon")))
+        try #require(try IconComposerIcon.read(bundle: try ConfinedFolder(trusted: fixtures.appendingPathComponent("\(name).icon"))))
     }
 
     /// The composed picture of `appearance`, decoded.
@@ -50,7 +51,7 @@ struct IconComposerTests {
         // Outside the lamp's circle (its bounding box's corner) the tile shows.
         #expect(Self.near(l, 104, 42, (26, 115, 230)))
         #expect(files.inputs.map(\.lastPathComponent).sorted() == ["Band.png", "Lamp.svg", "icon.json"])
-        #expect(files.image(for: .dark)?.identity.hasSuffix("icon.json#dark") == true && files.image(for: .light)?.extension == "png")
+        #expect(files.image(for: .dark, in: .none)?.identity.hasSuffix("icon.json#dark") == true && files.image(for: .light, in: .none)?.extension == "png")
     }
 
     /// What a real app has after Xcode 26 turns its old icon into a bundle: one 1024 px PNG layer
@@ -97,7 +98,7 @@ struct IconComposerTests {
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("Beacon.icon/Assets/Band.png"), to: bundle.appendingPathComponent("Assets/Band.png"))
         func read(_ json: String) throws -> IconComposerIcon? {
             try Data(json.utf8).write(to: bundle.appendingPathComponent("icon.json"))
-            return try IconComposerIcon.read(bundle: bundle)
+            return try IconComposerIcon.read(bundle: try ConfinedFolder(trusted: bundle))
         }
         for (json, says) in [("{\"groups\" : [ {\"layers\" : [", "icon.json:1:"), ("[1, 2]", "icon.json: expected an object, got array"),
                              (#"{"fill": "automatic"}"#, "groups: expected an array of groups, got nothing"),
@@ -141,8 +142,8 @@ struct IconComposerTests {
         let deep = String(repeating: "{\"a\":", count: 200) + "1" + String(repeating: "}", count: 200)
         try Data("{\"groups\": [{\"layers\": [{\"fill\": \(deep)}]}]}".utf8).write(to: bundle.appendingPathComponent("icon.json"))
         do {
-            _ = try IconComposerIcon.read(bundle: bundle)
+            _ = try IconComposerIcon.read(bundle: try ConfinedFolder(trusted: bundle))
             Issue.record("200 levels were read")
-        } catch { #expect(error.description.contains("icon.json:1:") && error.description.contains("deep"), "\(error)") }
+        } catch { #expect("\(error)".contains("icon.json:1:") && "\(error)".contains("deep"), "\(error)") }
     }
 }

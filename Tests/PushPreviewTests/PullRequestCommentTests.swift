@@ -42,7 +42,7 @@ struct PullRequestCommentTests {
         #expect(comment.contains("| expanded | changed, ") && comment.contains("| 36 of 36: iphone-se-3, iphone-15, ipad-10 × light, dark × 6 locales |"))
 
         // A picture per group, at no less than half the card's device pixels.
-        let profiles = try DeviceProfile.read(repositoryRoot.appendingPathComponent("Templates/system/devices.json"))
+        let profiles = try DeviceProfile.read(sha(repositoryRoot.appendingPathComponent("Templates/system/devices.json")), file: "devices.json")
         for group in file.groups {
             let name = try #require(group.image, "\(group.payload) \(group.view) has no picture")
             let size = try #require(group.imageSize)

@@ -1,7 +1,8 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
-import Testing
 import PushPreview
+import Testing
 
 /// Configurations that real, shipping iOS projects have (learned from public apps' Info.plists,
 /// strings and category code; written here in the same shapes): each is accepted as iOS accepts it.
@@ -92,7 +93,7 @@ struct RealProjectShapeTests {
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
         let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--locale", "en"])
         #expect(g.stderr.components(separatedBy: "appIconSet").count == 2, "said \(g.stderr.components(separatedBy: "appIconSet").count - 1) times: \(g.stderr)")
-        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         #expect(report.projectIssues?.contains { $0.hasPrefix("warning: ") && $0.contains("appIconSet") } == true)
         #expect(report.inputs.allSatisfy { $0.outcome == "rendered" }, "\(report.inputs.map(\.outcome))")
         let v = try runProcess(pushpreviewBinary, ["validate", project.path])

@@ -1,7 +1,7 @@
 import Foundation
 @testable import HTTP
-import Testing
 @testable import PushPreview
+import Testing
 
 /// `pushpreview serve` as people run it: the real binary on 127.0.0.1 (any free port), spoken
 /// to by curl, a real APNs provider library, headless Chromium and raw sockets.
@@ -17,7 +17,9 @@ import Testing
         var base: String { "http://127.0.0.1:\(port)" }
         var certificate: URL { project.appendingPathComponent(".pushpreview/tls/server.pem") }
 
-        init(_ extra: [String] = [], payloads: [String] = ["localized-boarding.apns", "plain-alert.apns"], name: String = #function) throws {
+        /// `prepare`: changes to the project (and its output folder) before serve starts.
+        init(_ extra: [String] = [], payloads: [String] = ["localized-boarding.apns", "plain-alert.apns"], name: String = #function,
+             prepare: ((_ project: URL, _ out: URL) throws -> Void)? = nil) throws {
             project = try examplesCopy(payloads: payloads, name)
             var settings = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent("pushpreview.json"))) as! [String: Any]
             settings["bundleId"] = ServeTests.bundleID
@@ -27,6 +29,7 @@ import Testing
             let stdout = project.deletingLastPathComponent().appendingPathComponent("serve.out")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+            try prepare?(project, out)
             process.executableURL = pushpreviewBinary
             process.arguments = ["serve", project.path, "--out", out.path, "--port", "0", "--device", "iphone-15", "--appearance", "light", "--locale", "en"] + extra
             process.standardOutput = try FileHandle(forWritingTo: stdout)

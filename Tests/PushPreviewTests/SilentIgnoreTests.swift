@@ -1,6 +1,7 @@
+import ConfinedFiles
 import Foundation
-import Testing
 import PushPreview
+import Testing
 
 /// Files that used to be dropped with exit 0 and no word: now each is an error or a warning
 /// naming the file and where in it, from validate and from gallery alike.
@@ -23,7 +24,7 @@ struct SilentIgnoreTests {
         #expect(said.contains("nl.lproj/Localizable.strings:2"), "\(said)")
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
         _ = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--locale", "nl"])
-        let report = try GalleryReport.read(out.appendingPathComponent("report.json"))
+        let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         let warnings = report.inputs.flatMap(\.mockups).flatMap(\.warnings)
         #expect(warnings.contains { $0.contains("nl.lproj/Localizable.strings:2") }, "\(warnings)")
         #expect(report.inputs.allSatisfy { $0.outcome == "warnings" })

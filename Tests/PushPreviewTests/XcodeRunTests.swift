@@ -58,7 +58,7 @@ struct XcodeRunTests {
         for i in 0..<6 { try repo.write("payloads/more-\(i).apns", #"{"aps": {"alert": {"body": "Lamp \#(i)"}}}"#) }
         func readers(jobs: Int) throws -> Set<Substring> {
             let trace = repo.root.appendingPathComponent("trace-\(jobs)")
-            let run = try runProcess(URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=openat", "-o", trace.path, pushpreviewBinary.path,
+            let run = try runProcess(URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=openat,openat2", "-o", trace.path, pushpreviewBinary.path,
                                                                               "gallery", repo.project.path, "--out", repo.root.appendingPathComponent("out-\(jobs)").path,
                                                                               "--device", "iphone-15", "--appearance", "light", "--jobs", "\(jobs)"])
             #expect(run.status == 0, "\(run.stderr)")
@@ -77,7 +77,7 @@ struct XcodeRunTests {
         #expect(project.appIcon?.light.lastPathComponent == "AppIcon.png" && project.appIcon?.dark?.lastPathComponent == "AppIcon-Dark.png"
                 && project.appIcon?.tinted?.lastPathComponent == "AppIcon-Tinted.png")
         #expect(project.fonts.map(\.lastPathComponent) == ["LighthouseSerif.ttf"])
-        #expect(project.stringsFolders.map(\.lastPathComponent) == ["pushpreview", "App"])
+        #expect(project.stringsFolders.map(\.url.lastPathComponent) == ["pushpreview", "App"])
         let ext = try #require(project.content.extensions.first)
         #expect(project.content.extensions.count == 1 && ext.categories == ["STORM_WARNING"] && ext.initialContentSizeRatio == 0.5)
         #expect(ext.file.hasSuffix("Content/Info.plist"))

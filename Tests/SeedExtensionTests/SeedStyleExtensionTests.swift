@@ -78,7 +78,7 @@ struct SeedStyleExtensionTests {
         let image = try realJPEG()
         let (url, server) = try serve(image, delay: 0)
         defer { server.terminate() }
-        var stage = ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
+        var stage = try ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
         stage.extensionType = NotificationService.self
         let note = stage.run(try payload(url.absoluteString))
         #expect(note.title == "Sunset [modified]")
@@ -88,7 +88,7 @@ struct SeedStyleExtensionTests {
     @Test func bestAttemptOnExpiry() throws {
         let (url, server) = try serve(try realJPEG(), delay: 5)
         defer { server.terminate() }
-        var stage = ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
+        var stage = try ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
         stage.extensionType = NotificationService.self
         stage.settings.timeBudget = 1.5
         let start = Date()
@@ -98,7 +98,7 @@ struct SeedStyleExtensionTests {
     }
 
     @Test func handlerNeverCalledShowsTheOriginal() throws {
-        var stage = ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
+        var stage = try ServiceStage(projectFolder: URL(fileURLWithPath: NSTemporaryDirectory()))
         stage.extensionType = SilentService.self
         stage.settings.timeBudget = 0.5
         let note = stage.run(try payload("http://127.0.0.1:1/x.jpg"))

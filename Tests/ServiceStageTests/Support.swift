@@ -24,7 +24,7 @@ struct ScratchProject {
     /// Parses `json` as a payload and runs the service stage.
     func run(_ json: String, settings: ServiceSettings = ServiceSettings(), locale: String = "en") throws -> DeliveredNotification {
         let (payload, _) = try PayloadParser.parse(Array(json.utf8), file: folder.appendingPathComponent("payloads/test.apns").path)
-        return ServiceStage(projectFolder: folder, settings: settings).run(payload, locale: locale)
+        return try ServiceStage(projectFolder: folder, settings: settings).run(payload, locale: locale)
     }
 }
 

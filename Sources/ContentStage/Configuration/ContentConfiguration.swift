@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
@@ -43,16 +44,16 @@ public struct ContentConfiguration: Sendable {
     }
 
     /// `extensionPlists`: content extensions read elsewhere (an Xcode app's), after the folder's own.
-    public init(projectFolder: URL, settings: JSONValue?, settingsFile: String, extensionPlists: [InfoPlist] = []) {
-        let fm = FileManager.default
-        var plists = [projectFolder.appendingPathComponent("Info.plist")].filter { fm.fileExists(atPath: $0.path) }
+    public init(project: ConfinedFolder, settings: JSONValue?, settingsFile: String, extensionPlists: [InfoPlist] = []) {
+        let projectFolder = project.url
+        var plists = [projectFolder.appendingPathComponent("Info.plist")].filter { project.kind($0) != nil || project.isLink("Info.plist") }
         let extensionsDir = projectFolder.appendingPathComponent("Extensions")
-        for name in ((try? fm.contentsOfDirectory(atPath: extensionsDir.path)) ?? []).sorted() {
+        for name in (try? project.names("Extensions")) ?? [] {
             let plist = extensionsDir.appendingPathComponent(name).appendingPathComponent("Info.plist")
-            if fm.fileExists(atPath: plist.path) { plists.append(plist) }
+            if project.kind(plist) != nil || project.isLink("Extensions/\(name)/Info.plist") { plists.append(plist) }
         }
         // Extensions/NAME/ holds any of the app's extensions, a service extension's too.
-        let read = plists.map { ContentExtension.read($0, servicesAllowed: $0.deletingLastPathComponent().deletingLastPathComponent() == extensionsDir) }
+        let read = plists.map { ContentExtension.read($0, in: project, servicesAllowed: $0.deletingLastPathComponent().deletingLastPathComponent() == extensionsDir) }
             + extensionPlists.map { ContentExtension.read(root: $0.root, file: $0.file, servicesAllowed: true) }
         var owner: [String: String] = [:]
         for (found, foundIssues) in read {
@@ -70,8 +71,8 @@ public struct ContentConfiguration: Sendable {
             extensions.append(ext)
         }
         let categoriesFile = projectFolder.appendingPathComponent("categories.json")
-        if fm.fileExists(atPath: categoriesFile.path) {
-            let (list, found) = NotificationCategory.read(categoriesFile)
+        if project.kind(categoriesFile) != nil || project.isLink("categories.json") {
+            let (list, found) = NotificationCategory.read(categoriesFile, in: project)
             categories = list
             issues += found
         }

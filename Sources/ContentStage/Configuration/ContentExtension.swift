@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
@@ -22,16 +23,15 @@ public struct ContentExtension: Sendable, Equatable {
     /// every problem is an issue naming the key. A service extension's is recognised: in a slot
     /// that also takes them (`servicesAllowed`) it is no content extension and no problem; in the
     /// content extension's own slot it is an error saying so.
-    public static func read(_ url: URL, servicesAllowed: Bool = false) -> (ContentExtension?, [Diagnostic]) {
+    public static func read(_ url: URL, in folder: ConfinedFolder, servicesAllowed: Bool = false) -> (ContentExtension?, [Diagnostic]) {
         let file = url.path
-        var issues: [Diagnostic] = []
-        func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: key, m)) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            return (nil, [Diagnostic(.error, file: file, "no such file")])
+        let data: [UInt8]
+        do { data = try folder.read(url, limit: 1 << 20) } catch {
+            if case .tooLarge(let size, _) = error.reason { return (nil, [Diagnostic(.error, file: file, "\(size) bytes; an Info.plist over 1 MB is not read")]) }
+            return (nil, [Diagnostic(.error, file: file, error.isMissing ? "no such file" : error.why)])
         }
-        guard data.count <= 1 << 20 else { return (nil, [Diagnostic(.error, file: file, "\(data.count) bytes; an Info.plist over 1 MB is not read")]) }
         let plist: Any
-        do { plist = try PropertyList.read([UInt8](data), file: file) } catch {
+        do { plist = try PropertyList.read(data, file: file) } catch {
             var d = error.diagnostic
             d.message = "not a property list (XML or binary): \(error.message)"
             return (nil, [d])

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
@@ -52,12 +53,15 @@ public struct NotificationCategory: Sendable, Equatable {
     public static let maxActions = 10, compactActions = 2
 
     /// Reads `{"categories": [...]}`; bad entries are issues and are left out, the rest load.
-    public static func read(_ url: URL) -> ([NotificationCategory], [Diagnostic]) {
+    public static func read(_ url: URL, in folder: ConfinedFolder) -> ([NotificationCategory], [Diagnostic]) {
         let file = url.path
-        guard let data = FileManager.default.contents(atPath: file) else { return ([], [Diagnostic(.error, file: file, "no such file")]) }
-        guard data.count <= 1 << 20 else { return ([], [Diagnostic(.error, file: file, "\(data.count) bytes; over the 1 MB limit")]) }
+        let data: [UInt8]
+        do { data = try folder.read(url, limit: 1 << 20) } catch {
+            if case .tooLarge(let size, _) = error.reason { return ([], [Diagnostic(.error, file: file, "\(size) bytes; over the 1 MB limit")]) }
+            return ([], [Diagnostic(.error, file: file, error.isMissing ? "no such file" : error.why)])
+        }
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: file) } catch {
+        do { json = try JSONParser.parse(data, file: file) } catch {
             return ([], [error.diagnostic])
         }
         var issues: [Diagnostic] = []

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Imaging
 
@@ -87,17 +88,12 @@ enum ComparisonImage {
 
     /// The panels of `entry` read from the diff folder (before, after, difference; those it has),
     /// composed and written beside them as `PAYLOAD/STEM-compare.png`; its name and size.
-    static func write(for entry: OutputDiff.Entry, in folder: URL) throws -> (name: String, width: Int, height: Int)? {
-        let panels = try entry.images.map { name -> RGBAImage in
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder.appendingPathComponent(name).path])
-            }
-            return try PNGCodec.decode([UInt8](data))
-        }
+    static func write(for entry: OutputDiff.Entry, in folder: ConfinedFolder) throws -> (name: String, width: Int, height: Int)? {
+        let panels = try entry.images.map { try PNGCodec.decode(try folder.read($0, limit: 256 << 20)) }
         guard let (bgra, width, height) = make(panels) else { return nil }
         let bytes = try bgra.withUnsafeBufferPointer { try PNGCodec.encodeOpaqueBGRA($0.baseAddress!, width: width, height: height, stride: width * 4) }
         let name = entry.mockup + "-compare.png"
-        try OutputFile.write(bytes, to: folder.appendingPathComponent(name))
+        try folder.write(bytes, to: name)
         return (name, width, height)
     }
 }

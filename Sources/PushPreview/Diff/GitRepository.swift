@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// The git repository a project lives in, asked through the `git` command: which commit a ref
@@ -33,11 +34,17 @@ public struct GitRepository: Sendable {
         return path.hasPrefix(top + "/") ? String(path.dropFirst(top.count + 1)) : nil
     }
 
+    /// The files under `folder` that the repository tracks (in its index), by path from the root.
+    public func tracked(under folder: URL) -> [String] {
+        guard let path = relativePath(of: folder) else { return [] }
+        let listed = (try? Self.git(["ls-files", "-z", "--", path.isEmpty ? "." : path], in: root, failure: "")) ?? ""
+        return listed.split(separator: "\0").map(String.init)
+    }
+
     /// Runs `body` with a detached worktree of `commit` in a temporary folder, then removes it.
     public func withWorktree<T>(at commit: String, _ body: (URL) throws -> T) throws -> T {
         _ = try? Self.git(["worktree", "prune"], in: root, failure: "")
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-base-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let parent = try TrustedFiles.temporaryFolder("pushpreview-base")
         let root = root
         ChildProcesses.using(folder: parent) { _ = try? Self.git(["worktree", "prune"], in: root, failure: "") }
         defer { ChildProcesses.remove(folder: parent) }

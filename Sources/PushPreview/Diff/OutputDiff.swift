@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Imaging
 import Synchronization
@@ -50,8 +51,12 @@ public struct OutputDiff: Sendable {
 
     /// Compares (as many mock-ups at once as there are cores), and writes the images, each
     /// group's before | after | difference picture, `index.html` and `diff.json` into `output`;
-    /// `failures` (what kept a side from being whole) head the page and `diff.json`.
+    /// `failures` (what kept a side from being whole) head the page and `diff.json`. Both sides
+    /// (their mock-ups and report.json) are read and the diff written with no link followed
+    /// beneath the folders named.
     public func run(output: URL, failures: [ComparisonFailure] = []) throws -> Result {
+        let base = try ConfinedFolder(trusted: self.base, links: .refused), new = try ConfinedFolder(trusted: self.new, links: .refused)
+        let out = try ConfinedFolder(trusted: output, links: .refused, create: true)
         let before = Self.mockups(in: base), after = Self.mockups(in: new)
         let names = Set(before).union(after).sorted()
         let found = Mutex<(entries: [Entry?], error: (any Error)?)>((Array(repeating: nil, count: names.count), nil))
@@ -65,7 +70,7 @@ public struct OutputDiff: Sendable {
                 }
                 guard let i else { return }
                 do {
-                    let entry = try compare(names[i], inBase: before.contains(names[i]), inNew: after.contains(names[i]), output: output)
+                    let entry = try compare(names[i], base: before.contains(names[i]) ? base : nil, new: after.contains(names[i]) ? new : nil, output: out)
                     found.withLock { $0.entries[i] = entry }
                 } catch {
                     found.withLock { if $0.error == nil { $0.error = error } }
@@ -85,33 +90,34 @@ public struct OutputDiff: Sendable {
             case .unchanged: summary.unchanged += 1
             }
         }
-        let reports = (base: try? GalleryReport.read(base.appendingPathComponent("report.json")), new: try? GalleryReport.read(new.appendingPathComponent("report.json")))
+        let reports = (base: try? GalleryReport.read(in: base), new: try? GalleryReport.read(in: new))
         var groups = ChangeGroup.groups(entries, base: reports.base, new: reports.new)
         let byName = Dictionary(entries.map { ($0.mockup, $0) }, uniquingKeysWith: { a, _ in a })
         for i in groups.indices where groups[i].note == nil {
-            guard let entry = byName[groups[i].representative], let made = try ComparisonImage.write(for: entry, in: output) else { continue }
+            guard let entry = byName[groups[i].representative], let made = try ComparisonImage.write(for: entry, in: out) else { continue }
             groups[i].image = made.name
             groups[i].imageSize = [made.width, made.height]
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let file = DiffFile(summary: summary, failures: failures, groups: groups, entries: entries.filter { $0.kind != .unchanged })
-        try OutputFile.write([UInt8](try encoder.encode(file)) + [10], to: output.appendingPathComponent("diff.json"))
-        try OutputFile.write(page(entries, summary, failures: failures), to: output.appendingPathComponent("index.html"))
+        try out.write([UInt8](try encoder.encode(file)) + [10], to: "diff.json")
+        try out.write(page(entries, summary, failures: failures), to: "index.html")
         return Result(entries: entries, summary: summary, groups: groups, changedInputs: ChangeCauses(base: reports.base, new: reports.new).changedFiles.map(ChangeCauses.shown),
                       described: reports.base != nil || reports.new != nil)
     }
 
     struct DiffFile: Codable { var summary: Summary; var failures: [ComparisonFailure]; var groups: [ChangeGroup]; var entries: [Entry] }
 
-    /// One mock-up: added, removed, unchanged, or changed with its before, after and difference images written.
-    func compare(_ name: String, inBase: Bool, inNew: Bool, output: URL) throws -> Entry {
-        if !inBase {
-            try copy(new, name, to: output, as: name + "-after.png")
+    /// One mock-up (`base`, `new`: the sides that have it): added, removed, unchanged, or changed
+    /// with its before, after and difference images written.
+    func compare(_ name: String, base: ConfinedFolder?, new: ConfinedFolder?, output out: ConfinedFolder) throws -> Entry {
+        guard let base else {
+            try out.write(try bytes(new!, name), to: name + "-after.png")
             return Entry(mockup: name, kind: .added, differing: 1, images: [name + "-after.png"])
         }
-        if !inNew {
-            try copy(base, name, to: output, as: name + "-before.png")
+        guard let new else {
+            try out.write(try bytes(base, name), to: name + "-before.png")
             return Entry(mockup: name, kind: .removed, differing: 1, images: [name + "-before.png"])
         }
         let a = try bytes(base, name), b = try bytes(new, name)
@@ -120,43 +126,34 @@ public struct OutputDiff: Sendable {
         do { decoded = (try PNGCodec.decode(a), try PNGCodec.decode(b)) } catch {
             // One unreadable file is reported as changed, with both files; the rest still compare.
             let images = [name + "-before.png", name + "-after.png"]
-            try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
-            try OutputFile.write(b, to: output.appendingPathComponent(images[1]))
+            try out.write(a, to: images[0])
+            try out.write(b, to: images[1])
             return Entry(mockup: name, kind: .changed, differing: 1, images: images, note: "\(name).png: not a readable PNG (\(error))")
         }
         let difference = PixelDifference.compare(decoded.0, decoded.1, threshold: threshold)
         guard difference.share > 0, let highlight = difference.highlight else { return Entry(mockup: name, kind: .unchanged, differing: 0, images: []) }
         let images = [name + "-before.png", name + "-after.png", name + "-diff.png"]
-        try OutputFile.write(a, to: output.appendingPathComponent(images[0]))
-        try OutputFile.write(b, to: output.appendingPathComponent(images[1]))
+        try out.write(a, to: images[0])
+        try out.write(b, to: images[1])
         let png = try highlight.bgra.withUnsafeBufferPointer {
             try PNGCodec.encodeOpaqueBGRA($0.baseAddress!, width: highlight.width, height: highlight.height, stride: highlight.width * 4)
         }
-        try OutputFile.write(png, to: output.appendingPathComponent(images[2]))
+        try out.write(png, to: images[2])
         return Entry(mockup: name, kind: .changed, differing: difference.share, images: images)
     }
 
     /// `PAYLOAD/STEM` of every PNG mock-up one level down (attachment copies in `media/` are not mock-ups).
-    static func mockups(in folder: URL) -> [String] {
-        let fm = FileManager.default
+    static func mockups(in folder: ConfinedFolder) -> [String] {
         var out: [String] = []
-        for payload in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !payload.hasPrefix(".") && payload != "media" {
-            for file in (try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(payload).path)) ?? [] where file.hasSuffix(".png") && !file.hasPrefix(".") {
+        for payload in (try? folder.names()) ?? [] where !payload.hasPrefix(".") && payload != "media" && folder.isFolder(payload) {
+            for file in (try? folder.names(payload)) ?? [] where file.hasSuffix(".png") && !file.hasPrefix(".") {
                 out.append("\(payload)/\(file.dropLast(4))")
             }
         }
         return out.sorted()
     }
 
-    func bytes(_ folder: URL, _ name: String) throws -> [UInt8] {
-        let url = folder.appendingPathComponent(name + ".png")
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
-        return [UInt8](data)
-    }
-
-    func copy(_ folder: URL, _ name: String, to output: URL, as target: String) throws {
-        try OutputFile.write(try bytes(folder, name), to: output.appendingPathComponent(target))
-    }
+    func bytes(_ folder: ConfinedFolder, _ name: String) throws -> [UInt8] { try folder.read(name + ".png", limit: 256 << 20) }
 
     /// The diff page: the summary, then each change with its images. No script, nothing remote.
     func page(_ entries: [Entry], _ s: Summary, failures: [ComparisonFailure] = []) -> String {

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import ServiceStage
 
@@ -46,7 +47,10 @@ public struct RevisionComparison {
     }
 
     /// Renders both sides: the commit's into the cache (or taken from it), the working tree's
-    /// into `newFolder`.
+    /// into `newFolder` (beneath the project's `.pushpreview/` unless it is a shard's `--out`).
+    /// `.pushpreview/` and everything in it are made and written beneath the project folder with
+    /// no link followed: a pull request that commits `.pushpreview` (or `base`) as a link to a
+    /// folder elsewhere has that refused, not written through.
     public func render(ref: String, newFolder: URL) throws -> (base: Side, new: Side) {
         let base = try renderBase(ref: ref)
         say("new: rendering the working tree")
@@ -68,31 +72,73 @@ public struct RevisionComparison {
         guard let path = repository.relativePath(of: project) else {
             throw Failure(description: "\(project.path): not inside \(repository.root.path)", usage: true)
         }
-        // Never committed: the folder ignores itself, as .build or a cache folder would.
-        let own = project.appendingPathComponent(".pushpreview")
-        if !FileManager.default.fileExists(atPath: own.appendingPathComponent(".gitignore").path) {
-            try OutputFile.write(Array("# made by pushpreview diff --base: rendered galleries, kept only as a cache\n*\n".utf8), to: own.appendingPathComponent(".gitignore"))
-        }
+        let own: ConfinedFolder
+        do {
+            own = try ConfinedFolder(trusted: project).folder(".pushpreview", links: .refused, create: true)
+            // Never committed: the folder ignores itself, as .build or a cache folder would.
+            if !own.isFile(".gitignore") {
+                try own.write("# made by pushpreview diff --base: rendered galleries, kept only as a cache\n*\n", to: ".gitignore")
+            }
+        } catch { throw Failure(description: "\(error.fullPath): \(error.why); nothing rendered") }
         let short = String(commit.prefix(12)), label = "\(ref) (\(short))"
-        let cache = project.appendingPathComponent(".pushpreview/base/\(short)-\(key(commit: commit))")
+        let key = self.key(commit: commit)
+        let name = "base/\(short)-\(key)"
+        let cache: ConfinedFolder
+        do { cache = try own.folder(name, links: .refused, create: true) } catch { throw Failure(description: "\(error.fullPath): \(error.why); nothing rendered") }
         var base: Side
-        if let report = try? GalleryReport.read(cache.appendingPathComponent("report.json")) {
-            say("base \(short): taken from \(cache.path)")
-            base = Side(folder: cache, report: report, label: label)
+        // A cache a commit carries is not the tool's: files under .pushpreview that git tracks are never trusted.
+        let tracked = repository.tracked(under: project.appendingPathComponent(".pushpreview"))
+        if !tracked.isEmpty {
+            say("base \(short): the repository commits \(tracked.count) file(s) under \(path.isEmpty ? "" : path + "/").pushpreview/ (\(tracked.prefix(3).joined(separator: ", "))); a cache is made by pushpreview, never taken from a commit: rendering anew")
+        }
+        if tracked.isEmpty, let report = try? GalleryReport.read(in: cache), Self.seal(of: cache, report: report) == (try? cache.read(Self.sealFile, limit: 4096)) {
+            say("base \(short): taken from \(cache.url.path)")
+            base = Side(folder: cache.url, report: report, label: label)
         } else if !repository.exists(path, at: commit) {
             say("base \(short): \(path.isEmpty ? "the project" : path) is not in that commit; every mock-up counts as added")
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            base = Side(folder: cache, report: nil, failures: [ComparisonFailure(side: .base, subject: path.isEmpty ? "the project" : path, message: "not in \(short): every mock-up counts as added")], label: label)
+            try? own.remove(name)
+            base = Side(folder: try Self.empty(own, name), report: nil,
+                        failures: [ComparisonFailure(side: .base, subject: path.isEmpty ? "the project" : path, message: "not in \(short): every mock-up counts as added")], label: label)
         } else {
             say("base \(short): rendering in a temporary worktree")
-            // The report is written last: a run that stopped part-way leaves none, and is
-            // rendered again next time.
-            try? FileManager.default.removeItem(at: cache)
-            base = try repository.withWorktree(at: commit) { tree in
-                try gallery(tree.appendingPathComponent(path), into: cache, side: .base, name: "base \(short)", label: label)
+            // The seal is written last: a run that stopped part-way leaves none, and is rendered
+            // again next time.
+            try? own.remove(name)
+            let folder = try Self.empty(own, name)
+            do {
+                base = try repository.withWorktree(at: commit) { tree in
+                    try gallery(tree.appendingPathComponent(path), into: folder, side: .base, name: "base \(short)", label: label)
+                }
+                if let report = base.report, let sealed = try? own.folder(name, links: .refused) {
+                    try? sealed.write(Self.seal(of: sealed, report: report), to: Self.sealFile)
+                }
+            } catch let failure as Failure where !failure.usage {
+                // The commit's side is not the branch's to blame: the diff is still written, all added.
+                say("base \(short): \(failure.description); every mock-up counts as added")
+                try? own.remove(name)
+                base = Side(folder: try Self.empty(own, name), report: nil,
+                            failures: [ComparisonFailure(side: .base, subject: "the base side", message: "could not be rendered: \(failure.description); every mock-up counts as added")], label: label)
             }
         }
         return base
+    }
+
+    /// The file that says a cached base is whole and as rendered: a digest of its report and of
+    /// every file the report lists, with the key. A cache whose files were changed (or forged)
+    /// no longer matches and is rendered again.
+    static let sealFile = ".pushpreview-seal"
+
+    static func seal(of cache: ConfinedFolder, report: GalleryReport) -> [UInt8] {
+        var bytes = (try? cache.read("report.json")) ?? []
+        for file in report.inputs.flatMap(\.mockups).flatMap(\.outputs).sorted() {
+            bytes += Array(file.utf8) + [0] + Array(SHA256.hex((try? cache.read(file)) ?? []).utf8)
+        }
+        return Array("\(pushPreviewVersion) \(SHA256.hex(bytes))\n".utf8)
+    }
+
+    /// A new empty folder for a side, beneath `.pushpreview/` (no link followed), as its URL.
+    static func empty(_ own: ConfinedFolder, _ name: String) throws -> URL {
+        do { return try own.folder(name, links: .refused, create: true).url } catch { throw Failure(description: "\(error.fullPath): \(error.why)") }
     }
 
     /// A gallery run of this executable on `folder`, writing into `output`. A run that ends without
@@ -108,10 +154,10 @@ public struct RevisionComparison {
         // The last run's report (an incremental side keeps one) is marked with a second newline at
         // its end, which readers ignore and a run's own write replaces (an identical file is not
         // written again, so its time cannot tell): a run that stops before its report leaves the mark.
-        let file = output.appendingPathComponent("report.json")
-        if var last = FileManager.default.contents(atPath: file.path) {
+        let out = try? ConfinedFolder(trusted: output, links: .refused)
+        if let out, var last = try? out.read("report.json", limit: 256 << 20) {
             last.append(10)
-            try OutputFile.write([UInt8](last), to: file)
+            try? out.write(last, to: "report.json")
         }
         do { try process.run() } catch { throw Failure(description: "\(name): could not start \(executable.path): \(error)") }
         ChildProcesses.started(process.processIdentifier)
@@ -120,14 +166,14 @@ public struct RevisionComparison {
         let status = process.terminationStatus
         let signalled = process.terminationReason == .uncaughtSignal
         if status == 2 && !signalled { throw Failure(description: "\(name): the gallery run was refused (its message is above)", usage: true) }
-        let written = FileManager.default.contents(atPath: file.path).map { !$0.suffix(2).elementsEqual([10, 10]) } ?? false
-        if !signalled, written, let report = try? GalleryReport.read(file) {
+        if !signalled, let written = try? ConfinedFolder(trusted: output, links: .refused), let bytes = try? written.read("report.json", limit: 256 << 20),
+           !bytes.suffix(2).elementsEqual([10, 10]), let report = try? GalleryReport.read(in: written) {
             return Side(folder: output, report: report, failures: ComparisonFailure.of(report, side: side), label: label)
         }
         let why = signalled ? "the gallery run ended by signal \(status)" : "the gallery run wrote no report (exit status \(status))"
         say("\(name): \(why); its message is above. Compared as an empty side")
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let empty: URL
+        do { empty = try TrustedFiles.temporaryFolder("pushpreview-empty") } catch { throw Failure(description: "\(name): \(why); and no empty folder could be made: \(error)") }
         ChildProcesses.using(folder: empty)
         return Side(folder: empty, report: nil, failures: [ComparisonFailure(side: side, subject: side == .base ? "the base side" : "this branch's side",
                                                                              message: "\(why); the job's log has its message")], label: label)
@@ -136,7 +182,7 @@ public struct RevisionComparison {
     /// What the commit's gallery depends on besides the commit: the tool, its templates, the options.
     func key(commit: String) -> String {
         let options = "\(pushPreviewVersion)\u{0}\(commit)\u{0}\(renderArguments.joined(separator: "\u{0}"))\u{0}\(shard.map { "\($0.index)/\($0.count)" } ?? "")"
-        let tool = InputKey.fingerprint(InputKey.files(under: templates).map { (String($0.dropFirst(templates.path.count)), $0) })
+        let tool = InputKey.fingerprint(templates: templates)
         let bytes = Array(options.utf8) + tool
         return String(SHA256.hex(bytes).prefix(12))
     }

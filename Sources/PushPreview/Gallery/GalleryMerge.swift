@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// `pushpreview gallery --merge DIR...`: the outputs of `--shard` runs (say, a CI matrix) joined
@@ -8,10 +9,16 @@ public enum GalleryMerge {
 
     public static func merge(_ folders: [URL], into output: URL) throws -> GalleryReport {
         var reports: [(URL, GalleryReport)] = []
+        var shards: [URL: ConfinedFolder] = [:]
         for folder in folders {
             let file = folder.appendingPathComponent("report.json")
             let report: GalleryReport
-            do { report = try GalleryReport.read(file) } catch {
+            do {
+                // Each shard's folder held open: its files are read beneath it, no link followed.
+                let shard = try ConfinedFolder(trusted: folder, links: .refused)
+                shards[folder] = shard
+                report = try GalleryReport.read(in: shard)
+            } catch {
                 throw Failure(description: "\(file.path): not a gallery report (\(error.localizedDescription)); run pushpreview gallery --shard there first")
             }
             try validate(report, file: file.path)
@@ -21,6 +28,7 @@ public enum GalleryMerge {
         for (folder, r) in reports where (r.tool, r.project, r.devices, r.appearances, r.locales) != (first.tool, first.project, first.devices, first.appearances, first.locales) {
             throw Failure(description: "\(folder.path)/report.json was made by \(r.tool) for \(r.project) (\(r.devices), \(r.appearances), \(r.locales)), unlike \(folders[0].path): render every shard with the same tool and options")
         }
+        let out = try ConfinedFolder(trusted: output, links: .refused, create: true)
         var inputs: [GalleryReport.Input] = []
         var owner: [String: String] = [:]
         for (folder, r) in reports {
@@ -31,22 +39,19 @@ public enum GalleryMerge {
             }
             guard folder.standardizedFileURL != output.standardizedFileURL else { continue }
             for input in r.inputs {
-                for file in input.mockups.flatMap(\.outputs) { try copy(folder.appendingPathComponent(file), to: output.appendingPathComponent(file), within: folder) }
+                for file in input.mockups.flatMap(\.outputs) { try copy(file, from: shards[folder]!, to: out) }
             }
         }
         // The images the pages show, stored once per output folder (media/, named by content).
         for (folder, _) in reports where folder.standardizedFileURL != output.standardizedFileURL {
-            let media = folder.appendingPathComponent("media")
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []).sorted() {
-                try copy(media.appendingPathComponent(name), to: output.appendingPathComponent("media").appendingPathComponent(name), within: folder)
-            }
+            for name in (try? shards[folder]!.names("media")) ?? [] { try copy("media/" + name, from: shards[folder]!, to: out) }
         }
         var report = first
         report.shard = nil
         report.inputs = inputs.sorted { $0.payload < $1.payload }
         report.summarize()
-        try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
-        try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
+        try out.write(try report.encoded(), to: "report.json")
+        try out.write(GalleryPage.html(report, output: output), to: "index.html")
         return report
     }
 
@@ -71,12 +76,12 @@ public enum GalleryMerge {
         if let shard = report.shard, !shard.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "/") }) { throw fail("shard", "\"\(shard.prefix(20))\" is not I/N") }
     }
 
-    /// Copies a shard's file, which must resolve inside the shard's folder (no symlink out of it).
-    static func copy(_ from: URL, to: URL, within folder: URL) throws {
-        guard let source = Confinement.file(from.path, relativeTo: folder, within: [folder]) else {
-            throw Failure(description: "\(from.path) lies outside its shard's folder (a symlink?); not merged")
+    /// Copies a shard's file, read beneath the shard's folder (no symlink followed).
+    static func copy(_ path: String, from shard: ConfinedFolder, to out: ConfinedFolder) throws {
+        let data: [UInt8]
+        do { data = try shard.read(path) } catch {
+            throw Failure(description: error.isMissing ? "\(error.fullPath): missing from its shard's output" : "\(error.fullPath): \(error.why); not merged")
         }
-        guard let data = FileManager.default.contents(atPath: source.path) else { throw Failure(description: "\(from.path): missing from its shard's output") }
-        try OutputFile.write([UInt8](data), to: to)
+        try out.write(data, to: path)
     }
 }

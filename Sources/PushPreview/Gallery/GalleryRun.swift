@@ -1,5 +1,6 @@
-import Foundation
+import ConfinedFiles
 import Diagnostics
+import Foundation
 import Rendering
 import ServiceStage
 import Typography
@@ -61,12 +62,12 @@ public struct GalleryRun {
     /// `--incremental` kept without rendering, and the workers' peak memory added up (kB).
     public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> (report: GalleryReport, kept: Int, workersPeakKB: Int) {
         let output = options.outputFolder
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        OutputFile.removeLeftovers(in: output)
+        let out = try ConfinedFolder(trusted: output, links: .refused, create: true)
+        out.removeLeftovers()
         let files = payloads
         let global = InputKey.options(options, timings: timings)
         let fingerprint = InputKey.fingerprint(project: project, templates: templates)
-        let previous = incremental || self.only != nil ? (try? GalleryReport.read(output.appendingPathComponent("report.json"))) : nil
+        let previous = incremental || self.only != nil ? (try? GalleryReport.read(in: out)) : nil
         // What changed since the last report, asked of the edit plan: the payloads it touches
         // are drawn again, with those whose own file changed (their key) and those new since.
         let only: Set<String>? = {
@@ -77,7 +78,7 @@ public struct GalleryRun {
             return EditPlan.touched(by: Set(changed.map(path)), addedOrRemoved: Set(changed.filter { before[$0] == nil || fingerprint[$0] == nil }.map(path)),
                                     project: self.project, templates: self.templates, report: previous).payloads
         }()
-        let keys = files.map { InputKey.payload($0, global: global) }
+        let keys = files.map { InputKey.payload($0, global: global, project: self.project) }
         let drawnBefore = Dictionary((previous?.inputs ?? []).map { ($0.payload, $0) }, uniquingKeysWith: { a, _ in a })
         /// Whether the payload at `relative` (whose key is `key`) must be drawn again.
         let incremental = self.incremental
@@ -87,7 +88,7 @@ public struct GalleryRun {
         }
         let inputs = Results(count: files.count)
         // Threads are drawn as stacks too, as jobs after the payloads', beside each newest member.
-        let threads = MockupRenderer.threads(files)
+        let threads = MockupRenderer.threads(files, project: project)
         let stacks = StackResults()
         let next = Counter()
         let start = Date()
@@ -121,7 +122,7 @@ public struct GalleryRun {
                 let relative = project.relativePath(file)
                 let key = keys[i]
                 if !redraw(relative, key), let kept = drawnBefore[relative],
-                   kept.mockups.allSatisfy({ $0.outputs.allSatisfy { FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path) } }) {
+                   kept.mockups.allSatisfy({ $0.outputs.allSatisfy { out.isFile($0) } }) {
                     inputs.set(i, kept, kept: true)
                 } else {
                     let results = reported(slot.render(file, project: project, options: options, name: relative), relative)
@@ -150,9 +151,9 @@ public struct GalleryRun {
         report.projectIssues = findings.map(\.printed)
         report.projectDiagnostics = findings
         report.summarize()
-        if incremental { Self.removeUnlisted(in: output, report: report) }
-        try OutputFile.write(try report.encoded(), to: output.appendingPathComponent("report.json"))
-        try OutputFile.write(GalleryPage.html(report, output: output), to: output.appendingPathComponent("index.html"))
+        if incremental { Self.removeUnlisted(in: out, report: report) }
+        try out.write(try report.encoded(), to: "report.json")
+        try out.write(GalleryPage.html(report, output: output), to: "index.html")
         return (report, inputs.kept, peaks.totalKB)
     }
 }
@@ -160,20 +161,15 @@ public struct GalleryRun {
 extension GalleryRun {
     /// What an incremental run keeps is what its report lists: the mock-ups of payloads, locales
     /// or views that are gone since the last run are removed (shared media in media/ stay).
-    static func removeUnlisted(in output: URL, report: GalleryReport) {
+    static func removeUnlisted(in output: ConfinedFolder, report: GalleryReport) {
         let listed = Set(report.inputs.flatMap(\.mockups).flatMap(\.outputs))
-        let fm = FileManager.default
-        for folder in (try? fm.contentsOfDirectory(atPath: output.path)) ?? [] where folder != "media" && !folder.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            guard fm.fileExists(atPath: output.appendingPathComponent(folder).path, isDirectory: &isFolder), isFolder.boolValue,
-                  (try? fm.destinationOfSymbolicLink(atPath: output.appendingPathComponent(folder).path)) == nil else { continue }
-            let files = (try? fm.contentsOfDirectory(atPath: output.appendingPathComponent(folder).path)) ?? []
+        for folder in (try? output.names()) ?? [] where folder != "media" && !folder.hasPrefix(".") {
+            guard output.isFolder(folder), !output.isLink(folder) else { continue }
+            let files = (try? output.names(folder)) ?? []
             for file in files where !listed.contains(folder + "/" + file) && [".png", ".html", ".json"].contains(where: file.hasSuffix) {
-                try? fm.removeItem(at: output.appendingPathComponent(folder).appendingPathComponent(file))
+                try? output.remove(folder + "/" + file)
             }
-            if (try? fm.contentsOfDirectory(atPath: output.appendingPathComponent(folder).path))?.isEmpty == true {
-                try? fm.removeItem(at: output.appendingPathComponent(folder))
-            }
+            if (try? output.names(folder))?.isEmpty == true { try? output.remove(folder) }
         }
     }
 }
@@ -226,7 +222,8 @@ final class Counter: @unchecked Sendable {
 /// file (its `key`), and every other file of the project but its payloads and download cache
 /// (settings, Info.plists, categories, templates, strings, media), the repository's templates and
 /// the Xcode app's files (the report's `files`). Remote media is not fetched to hash it: change
-/// the URL to force a new render.
+/// the URL to force a new render. Each file is read as every input is: the project's beneath its
+/// folder, the Xcode app's beneath its repository, the tool's own as named.
 enum InputKey {
     static func options(_ options: RenderOptions, timings: Bool) -> String {
         SHA256.hex(Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8))
@@ -235,15 +232,13 @@ enum InputKey {
     /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)
     /// its whole path — with its path and the hash of its bytes.
     static func fingerprint(project: Project, templates: URL) -> [String: (path: String, hash: String)] {
-        let cache = project.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path
-        let payloads = project.folder.appendingPathComponent("payloads").path + "/"
+        let skipped = ["payloads/", project.service.appGroup + "/cache/", "received/"]
         var named: [String: (path: String, hash: String)] = [:]
-        for (root, prefix) in [(project.folder, "project"), (templates, "templates")] {
-            for file in files(under: root) where !file.hasPrefix(payloads) && !file.hasPrefix(cache + "/") && !file.hasPrefix(project.folder.path + "/received/") {
-                named[prefix + file.dropFirst(root.path.count)] = (file, hash(file))
-            }
+        for file in project.files.files().files where !skipped.contains(where: file.hasPrefix) {
+            named["project/" + file] = (project.folder.path + "/" + file, hash { try project.files.read(file) })
         }
-        for file in project.xcodeInputs { named[file.path] = (file.path, hash(file.path)) }
+        for (name, url) in toolFiles(templates) { named["templates/" + name] = (url.path, hash { try TrustedFiles.read(url) }) }
+        for file in project.xcodeInputs { named[file.path] = (file.path, hash { try project.inputs.read(file) }) }
         return named
     }
 
@@ -254,29 +249,27 @@ enum InputKey {
         return name
     }
 
-    static func hash(_ path: String) -> String { SHA256.hex((FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []) }
+    /// The hash of what `read` gives (of nothing, when it cannot be read).
+    static func hash(_ read: () throws -> [UInt8]) -> String { SHA256.hex((try? read()) ?? []) }
 
-    /// Each file's name and the hash of its bytes, in the order given.
-    static func fingerprint(_ named: [(name: String, path: String)]) -> [UInt8] {
+    /// The tool's templates by their path beneath `templates`, each with its hash, in path order.
+    static func fingerprint(templates: URL) -> [UInt8] {
         var bytes: [UInt8] = []
-        for (name, path) in named {
+        for (name, url) in toolFiles(templates) {
             bytes += Array(name.utf8) + [0]
-            bytes += hash(path).utf8
+            bytes += hash { try TrustedFiles.read(url) }.utf8
         }
         return bytes
     }
 
-    static func payload(_ file: URL, global: String) -> String {
-        SHA256.hex(Array(global.utf8) + ((FileManager.default.contents(atPath: file.path).map { [UInt8]($0) }) ?? []))
+    /// A payload's key: the options with its bytes.
+    static func payload(_ file: URL, global: String, project: Project) -> String {
+        SHA256.hex(Array(global.utf8) + ((try? Project.read(file, in: project, limit: 1 << 20)) ?? []))
     }
 
-    /// Regular files below `root`, sorted, skipping hidden ones.
-    static func files(under root: URL) -> [String] {
-        var out: [String] = []
-        let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        while let url = e?.nextObject() as? URL {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true { out.append(url.standardizedFileURL.path) }
-        }
-        return out.sorted()
+    /// The tool's own files beneath `templates` (hidden ones skipped), by path, sorted.
+    static func toolFiles(_ templates: URL) -> [(name: String, url: URL)] {
+        let root = templates.standardizedFileURL
+        return TrustedFiles.files(under: root).map { (String($0.path.dropFirst(root.path.count + 1)), $0) }
     }
 }

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -62,7 +63,8 @@ public struct GalleryReport: Codable, Sendable, Equatable {
         return [UInt8](try encoder.encode(self)) + [10]
     }
 
-    public static func read(_ url: URL) throws -> GalleryReport {
-        try JSONDecoder().decode(GalleryReport.self, from: Data(contentsOf: url))
+    /// `report.json` of an output folder, read beneath it (no link followed).
+    public static func read(in folder: ConfinedFolder) throws -> GalleryReport {
+        try JSONDecoder().decode(GalleryReport.self, from: Data(try folder.read("report.json", limit: 256 << 20)))
     }
 }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
@@ -63,7 +64,7 @@ final class MediaPreparation {
         if let problem = job.project.appIconProblem { result.warnings.append(problem.description) }
         guard let icon = job.project.appIcon else { return nil }
         let url = icon.file(for: job.appearance)
-        guard let image = icon.image(for: job.appearance) else {
+        guard let image = icon.image(for: job.appearance, in: job.project.inputs) else {
             result.warnings.append("\(url.path): app icon not found; drawing the placeholder")
             return nil
         }
@@ -145,8 +146,8 @@ final class MediaPreparation {
             guard let data = Data(base64Encoded: String(src[src.index(after: comma)...]), options: .ignoreUnknownCharacters) else { return nil }
             return ([UInt8](data), nil, "data:\(data.count):\(src.suffix(32))")
         }
-        guard let path = templateURL(src, project: project), !path.hasPrefix("data:"), let file = project.service.mediaFile(path, in: project.folder),
-              let bytes = try? ImageFile.read(file.path) else { return nil }
+        guard let path = templateURL(src, project: project), !path.hasPrefix("data:"), let file = project.serviceFolders.mediaFile(path),
+              let opened = try? project.serviceFolders.media.open(file), let bytes = try? ImageFile.read(opened) else { return nil }
         return (bytes, path, file.path)
     }
 
@@ -155,6 +156,6 @@ final class MediaPreparation {
     static func templateURL(_ src: String, project: Project) -> String? {
         guard let local = Sanitizer.localURL(src) else { return nil }
         if local.lowercased().hasPrefix("data:image/") { return local }
-        return project.service.mediaFile(local, in: project.folder) != nil ? local : nil
+        return project.serviceFolders.mediaFile(local) != nil ? local : nil
     }
 }

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Layout
@@ -18,9 +19,14 @@ extension MockupRenderer {
 
     /// The app's own fonts (UIAppFonts, `fonts`), known by their own family names.
     func loadAppFonts(_ job: Job, result: inout MockupResult) {
-        for file in job.project.fonts where !fonts.addFace(file: file.path, family: nil) {
-            let why = FileManager.default.fileExists(atPath: file.path) ? "is not a font file fontconfig can read" : "does not exist"
-            result.warnings.append("\(file.path): the app's font \(why); text in it is drawn in Inter")
+        for file in job.project.fonts {
+            do {
+                if !fonts.addFace(try job.project.inputs.open(file), family: nil) {
+                    result.warnings.append("\(file.path): the app's font is not a font file fontconfig can read; text in it is drawn in Inter")
+                }
+            } catch {
+                result.warnings.append("\(file.path): the app's font \(error.isMissing ? "does not exist" : error.why); text in it is drawn in Inter")
+            }
         }
     }
 
@@ -80,9 +86,10 @@ extension MockupRenderer {
         var warnings: [TemplateWarning] = [], files: [String: URL] = [:]
         for sheet in sheets {
             for face in sheet.fontFaces {
-                let found = face.sources.compactMap { src in Sanitizer.localURL(src).flatMap { job.project.service.mediaFile($0, in: job.project.folder) }.map { (src, $0) } }
-                    .filter { FileManager.default.fileExists(atPath: $0.1.path) }
-                if let (src, file) = found.first(where: { fonts.addFace(file: $0.1.path, family: face.family) }) {
+                let media = job.project.serviceFolders
+                let found = face.sources.compactMap { src in Sanitizer.localURL(src).flatMap { media.mediaFile($0) }.map { (src, $0) } }
+                    .filter { media.media.isFile($0.1) }
+                if let (src, file) = found.first(where: { (try? media.media.open($0.1)).map { fonts.addFace($0, family: face.family) } ?? false }) {
                     files[src] = file
                 } else {
                     warnings.append(TemplateWarning(file: sheet.file, line: face.line, message: found.isEmpty

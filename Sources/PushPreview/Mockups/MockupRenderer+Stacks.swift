@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Payload
@@ -10,11 +11,11 @@ extension MockupRenderer {
     /// Payloads that iOS would stack: two or more of the app with the same `thread-id` (whatever
     /// their categories), each group in the order given (the last is the newest). Payloads that
     /// do not parse are left out.
-    public static func threads(_ files: [URL]) -> [[URL]] {
+    public static func threads(_ files: [URL], project: Project) -> [[URL]] {
         var groups: [String: [URL]] = [:], order: [String] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file.path),
-                  let (payload, _) = try? PayloadParser.parse([UInt8](data), file: file.path), let thread = payload.threadId, !thread.isEmpty else { continue }
+            guard let data = try? readPayload(file, project: project),
+                  let (payload, _) = try? PayloadParser.parse(data, file: file.path), let thread = payload.threadId, !thread.isEmpty else { continue }
             let key = thread
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(file)
@@ -32,7 +33,7 @@ extension MockupRenderer {
         saidForPayload = []
         var payloads: [Payload] = []
         for file in members {
-            guard let data = FileManager.default.contents(atPath: file.path), let (payload, _) = try? PayloadParser.parse([UInt8](data), file: file.path) else {
+            guard let data = try? Self.readPayload(file, project: project), let (payload, _) = try? PayloadParser.parse(data, file: file.path) else {
                 return failure("\(file.path): a member of the thread no longer parses")
             }
             payloads.append(payload)
@@ -40,8 +41,9 @@ extension MockupRenderer {
         let top = payloads.last!, below = payloads.dropLast()
         let catalog: [DeviceProfile]
         do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
-        var service = ServiceStage(projectFolder: project.folder, stringsFolders: project.stringsFolders, settings: project.service)
-        if let budget = options.timeBudget { service.settings.timeBudget = budget }
+        let output: ConfinedFolder
+        do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
+        let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
         let stage = contentStage(for: project)
         let category = project.content.category(top.category)
         // What the summary counts: each notification below the top one, by its summary-arg-count.
@@ -57,7 +59,7 @@ extension MockupRenderer {
                 notifications[key] = service.run(top, locale: planned.language, device: planned.idiom)
             }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
-                          locale: planned.locale, textSize: planned.textSize, payloadFile: newest, options: options, warnings: notifications[key]!.trace.fallbacks)
+                          locale: planned.locale, textSize: planned.textSize, payloadFile: newest, options: options, output: output, warnings: notifications[key]!.trace.fallbacks)
             results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
         }
         return results

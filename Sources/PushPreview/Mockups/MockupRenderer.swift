@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -26,13 +27,26 @@ public final class MockupRenderer {
     /// Told what the renderer is about to do, so a supervisor can say where a worker died.
     public var activity: ((String) -> Void)?
     private var catalogs: [URL: [DeviceProfile]] = [:]
+    /// Output folders held open, by `--out` and subfolder.
+    private var outputs: [String: ConfinedFolder] = [:]
 
     /// One content stage per project for the renderer's life: templates are read and parsed once.
     func contentStage(for project: Project) -> ContentStage {
         if let known = stages[project.folder] { return known }
-        let stage = ContentStage(templateFolders: [project.folder.appendingPathComponent("Templates"), templates])
+        let stage = ContentStage(project: project.files, templates: templates)
         stages[project.folder] = stage
         return stage
+    }
+
+    /// The folder mock-ups are written into: `--out` as named, then its subfolder beneath it
+    /// with no link followed (a committed `received` symlink is refused, not written through).
+    func output(_ options: RenderOptions) throws(FileRefusal) -> ConfinedFolder {
+        let key = options.outputFolder.path + "\u{0}" + options.outputSubfolder
+        if let known = outputs[key] { return known }
+        var folder = try ConfinedFolder(trusted: options.outputFolder, links: .refused, create: true)
+        if !options.outputSubfolder.isEmpty { folder = try folder.folder(options.outputSubfolder, links: .refused, create: true) }
+        outputs[key] = folder
+        return folder
     }
 
     /// `pixelCache`: give every worker of a run the same one, so each image is decoded once.
@@ -54,7 +68,7 @@ public final class MockupRenderer {
     }
 
     public static func deviceCatalog(templates: URL, project: Project) throws(ConfigError) -> [DeviceProfile] {
-        try DeviceProfile.catalog([templates.appendingPathComponent("system/devices.json"), project.folder.appendingPathComponent("devices.json")])
+        try DeviceProfile.catalog(templates: templates, project: project.files)
     }
 
     /// Renders one payload file in every requested variant. Never throws: a failure is a result with errors.
@@ -64,17 +78,19 @@ public final class MockupRenderer {
                           outputs: [], warnings: [], errors: [message], service: .none)]
         }
         saidForPayload = []
-        guard let data = FileManager.default.contents(atPath: payloadFile.path) else {
-            return failure("\(payloadFile.path): no such file (check the path)")
+        let data: [UInt8]
+        do { data = try Self.readPayload(payloadFile, project: project) } catch {
+            return failure(error.isMissing ? "\(payloadFile.path): no such file (check the path)" : error.description)
         }
         let payload: Payload, diagnostics: [Diagnostic]
-        do { (payload, diagnostics) = try PayloadParser.parse([UInt8](data), file: payloadFile.path) } catch {
+        do { (payload, diagnostics) = try PayloadParser.parse(data, file: payloadFile.path) } catch {
             return failure(error.description)
         }
         let catalog: [DeviceProfile]
         do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
-        var service = ServiceStage(projectFolder: project.folder, stringsFolders: project.stringsFolders, settings: project.service)
-        if let budget = options.timeBudget { service.settings.timeBudget = budget }
+        let output: ConfinedFolder
+        do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
+        let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
         var notifications: [String: DeliveredNotification] = [:]
         let stage = contentStage(for: project)
         var results: [MockupResult] = []
@@ -87,11 +103,17 @@ public final class MockupRenderer {
                 notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
-                          locale: planned.locale, textSize: planned.textSize, payloadFile: payloadFile, options: options,
+                          locale: planned.locale, textSize: planned.textSize, payloadFile: payloadFile, options: options, output: output,
                           warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
             results += render(job)
         }
         return results
+    }
+
+    /// A payload's bytes: beneath the project folder when it lies there (a committed link that
+    /// leads out is refused), else as the person named it (`render FILE`).
+    static func readPayload(_ file: URL, project: Project) throws(FileRefusal) -> [UInt8] {
+        try Project.read(file, in: project, limit: 1 << 20)
     }
 
     /// One notification on one device, appearance and locale: the inputs every view shares.
@@ -105,9 +127,12 @@ public final class MockupRenderer {
         var textSize: TextSize
         var payloadFile: URL
         var options: RenderOptions
+        /// The output folder, held open (`--out` and its subfolder).
+        var output: ConfinedFolder
         var warnings: [String]
         var language: String { locale ?? "en" }
-        var folder: URL { options.outputFolder.appendingPathComponent(payloadFile.deletingPathExtension().lastPathComponent) }
+        /// The payload's folder beneath the output folder.
+        var folderName: String { payloadFile.deletingPathExtension().lastPathComponent }
         /// DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW: the default text size is not named.
         func stem(_ view: String) -> String {
             ([device.id, appearance.rawValue, locale, textSize == .standard ? nil : textSize.rawValue].compactMap { $0 } + [view]).joined(separator: "-")

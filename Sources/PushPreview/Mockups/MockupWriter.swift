@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Imaging
@@ -34,14 +35,16 @@ final class MockupWriter {
         }
         if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
         let background = view.styled.style.backgroundColor.a > 0 ? view.styled.style.backgroundColor : .white
-        let options = job.options, folder = job.folder
+        let options = job.options, output = job.output, folder = job.folderName
+        func write(_ bytes: [UInt8], _ name: String) throws {
+            try output.write(bytes, to: folder + "/" + name)
+            result.outputs.append(output.url.appendingPathComponent(folder + "/" + name).path)
+        }
         if options.formats.contains("png") {
             let painted = try PNGPainter(fonts: fonts, images: images, scale: job.device.scale)
                 .paintPNG(scene, background: background, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters)
             result.warnings += painted.warnings
-            let url = folder.appendingPathComponent(stem + ".png")
-            try OutputFile.write(painted.png, to: url)
-            result.outputs.append(url.path)
+            try write(painted.png, stem + ".png")
         }
         if options.formats.contains("html") {
             let n = context.notification
@@ -49,18 +52,14 @@ final class MockupWriter {
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, background: background, language: job.language)
             for (src, file) in view.fontFiles { page.fontFiles[src] = "../" + (try sharedFont(file, job: job)) }
-            let url = folder.appendingPathComponent(stem + ".html")
             var shared: [String: String] = [:]
             for (src, entry) in images.entries where !entry.fileName.isEmpty { shared[src] = "../" + (try sharedMedia(src, entry, job: job)) }
-            try OutputFile.write(HTMLWriter.html(page) { shared[$0] ?? $0 }, to: url)
-            result.outputs.append(url.path)
+            try write(Array(HTMLWriter.html(page) { shared[$0] ?? $0 }.utf8), stem + ".html")
         }
         if options.layoutJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let url = folder.appendingPathComponent(stem + ".layout.json")
-            try OutputFile.write([UInt8](try encoder.encode(scene.boxes)), to: url)
-            result.outputs.append(url.path)
+            try write([UInt8](try encoder.encode(scene.boxes)), stem + ".layout.json")
         }
     }
 
@@ -68,7 +67,7 @@ final class MockupWriter {
     /// (`media/<hash>.<ext>`, beside the payload folders), so that one icon or photo shown by every
     /// page of a gallery is stored once. The app icon is stored at the largest size a view draws it.
     private func sharedMedia(_ src: String, _ entry: ImageStore.Entry, job: MockupRenderer.Job) throws -> String {
-        let key = "\(job.options.outputFolder.path)|\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
+        let key = "\(job.output.url.path)|\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
         if let known = sharedNames.value(key) { return known }
         var bytes = entry.bytes, ext = URL(fileURLWithPath: entry.fileName).pathExtension.lowercased()
         let side = MediaPreparation.largestIconPoints * job.device.scale
@@ -83,10 +82,10 @@ final class MockupWriter {
 
     /// A @font-face file's copy beside the pages, read and hashed once per run.
     private func sharedFont(_ file: URL, job: MockupRenderer.Job) throws -> String {
-        let key = "font|\(job.options.outputFolder.path)|\(file.path)"
+        let key = "font|\(job.output.url.path)|\(file.path)"
         if let known = sharedNames.value(key) { return known }
-        guard let bytes = FileManager.default.contents(atPath: file.path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file.path]) }
-        let name = try sharedFile([UInt8](bytes), extension: file.pathExtension.lowercased(), job: job)
+        let bytes = try job.project.serviceFolders.media.read(file, limit: 64 << 20)
+        let name = try sharedFile(bytes, extension: file.pathExtension.lowercased(), job: job)
         sharedNames.insert(name, for: key, cost: key.utf8.count + name.utf8.count)
         return name
     }
@@ -94,8 +93,7 @@ final class MockupWriter {
     /// `media/<hash>.<ext>` in the output folder, written once.
     private func sharedFile(_ bytes: [UInt8], extension ext: String, job: MockupRenderer.Job) throws -> String {
         let name = "media/\(SHA256.hex(bytes).prefix(20)).\(ext)"
-        let target = job.options.outputFolder.appendingPathComponent(name)
-        if !FileManager.default.fileExists(atPath: target.path) { try OutputFile.write(bytes, to: target) }
+        if !job.output.isFile(name) { try job.output.write(bytes, to: name) }
         return name
     }
 }

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
 import Payload
@@ -11,6 +12,12 @@ import Templating
 struct ViewData {
     /// The share folder's templates, whose `system/strings` hold iOS's own words.
     let templates: URL
+    let systemStrings: [ConfinedFolder]
+
+    init(templates: URL) {
+        self.templates = templates
+        systemStrings = [try? ConfinedFolder(trusted: templates.appendingPathComponent("system/strings"))].compactMap { $0 }
+    }
 
     func localizer(_ job: MockupRenderer.Job) -> Localizer {
         Localizer.shared(folders: job.project.stringsFolders, locale: job.language, device: job.device.isPad ? "ipad" : "iphone")
@@ -37,7 +44,7 @@ struct ViewData {
     /// What iOS itself writes (a level's label, a stack's summary), in the job's locale, from
     /// `Templates/system/strings`; a locale it lacks is said and shown in English.
     func systemString(_ key: String, args: [String] = [], job: MockupRenderer.Job, result: inout MockupResult) -> String {
-        let strings = Localizer.shared(folders: [templates.appendingPathComponent("system/strings")], locale: job.language)
+        let strings = Localizer.shared(folders: systemStrings, locale: job.language)
         let found = strings.resolve(key: key, args: args)
         if found.fellBack || found.source == nil {
             let note = "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\""
@@ -78,7 +85,8 @@ struct ViewData {
     func customView(_ job: MockupRenderer.Job, ext: ContentExtension?, category: NotificationCategory?,
                     result: inout MockupResult) throws(TemplateError) -> (ContentStage.CustomView?, String?) {
         if let template = job.options.template {
-            guard let data = FileManager.default.contents(atPath: template.path) else {
+            // `--template`: a file the person named.
+            guard let data = try? Project.read(template, in: job.project) else {
                 throw TemplateError(file: template.path, line: 0, message: "no such template file")
             }
             return (.init(source: String(decoding: data, as: UTF8.self), file: template.path), template.path)
@@ -86,8 +94,8 @@ struct ViewData {
         guard let ext, let id = job.notification.category else { return (nil, nil) }
         let name = (category?.template ?? id) + ".html"
         for (index, folder) in job.stage.templateFolders.enumerated() {
-            let file = folder.appendingPathComponent(name)
-            if let data = FileManager.default.contents(atPath: file.path) {
+            let file = folder.url.appendingPathComponent(name)
+            if let data = try? folder.read(name, limit: 4 << 20) {
                 // Reported as the project names it (Templates/ID.html, or stock/NAME.html among
                 // the share folder's), not by where the project or the tool happen to be.
                 return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), index == 0 ? "Templates/\(name)" : name)

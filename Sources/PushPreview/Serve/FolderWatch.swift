@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// Files changed under some folders, by inotify: each folder and every folder below it is
@@ -9,12 +10,20 @@ final class FolderWatch: @unchecked Sendable {
     private var folders: [Int32: String] = [:]
     private let skip: (String) -> Bool
     private let lock = NSLock()
+    /// The folders walked for new ones, held open: links are not entered.
+    private let roots: [ConfinedFolder]
+    /// Folders watched at most: a watch costs the kernel ~1 kB, and a tree of 100,000 folders
+    /// is no project (its `node_modules` or build output, more likely).
+    static let maxFolders = 8_192
+    /// Said once when the cap is reached (read by the caller, for the log).
+    private(set) var capped = false
 
     /// `skip`: folders not to watch (output, caches), by path.
-    init(_ roots: [URL], files: [URL] = [], skip: @escaping (String) -> Bool) {
+    init(_ roots: [ConfinedFolder], files: [URL] = [], skip: @escaping (String) -> Bool) {
         fd = inotify_init1(Int32(IN_CLOEXEC))
         self.skip = skip
-        for root in roots { add(root.standardizedFileURL.path) }
+        self.roots = roots
+        for root in roots { add(root.url.path) }
         // Single files elsewhere (the Xcode app's): their folders, not below.
         for folder in Set(files.map { $0.deletingLastPathComponent().standardizedFileURL.path }) { watch(folder) }
     }
@@ -23,20 +32,24 @@ final class FolderWatch: @unchecked Sendable {
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF)
 
+    /// IN_DONT_FOLLOW: a folder swapped for a link after it was looked at is not watched through it.
     private func watch(_ path: String) {
-        let wd = inotify_add_watch(fd, path, Self.mask | UInt32(IN_ONLYDIR))
+        let room = lock.withLock { () -> Bool in
+            if folders.count < Self.maxFolders { return true }
+            capped = true
+            return false
+        }
+        guard room else { return }
+        let wd = inotify_add_watch(fd, path, Self.mask | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW))
         if wd >= 0 { lock.withLock { folders[wd] = path } }
     }
 
     private func add(_ path: String) {
-        guard !skip(path) else { return }
+        guard !skip(path), let (root, relative) = ConfinedRoots(roots).locate(URL(fileURLWithPath: path)) else { return }
         watch(path)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where !name.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            let child = path + "/" + name
-            if FileManager.default.fileExists(atPath: child, isDirectory: &isFolder), isFolder.boolValue,
-               (try? FileManager.default.destinationOfSymbolicLink(atPath: child)) == nil { add(child) }
+        for name in (try? root.names(relative)) ?? [] where !name.hasPrefix(".") {
+            let child = relative.isEmpty ? name : relative + "/" + name
+            if root.isFolder(child), !root.isLink(child) { add(path + "/" + name) }
         }
     }
 

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
@@ -19,6 +20,8 @@ public final class LiveGallery: @unchecked Sendable {
         public var options: RenderOptions
         public var workers: WorkerPlan
         public var jobs = 2
+        /// Pushes kept in `received/` at most; the oldest are removed (`--keep-received`).
+        public var keepReceived = 1_000
         public init(folder: URL, templates: URL, fonts: FontSet, options: RenderOptions, workers: WorkerPlan) {
             self.folder = folder; self.templates = templates; self.fonts = fonts; self.options = options; self.workers = workers
         }
@@ -48,6 +51,8 @@ public final class LiveGallery: @unchecked Sendable {
     private let wake = WakeSignal()
     private var threads: [Thread] = []
     private let finished = DispatchSemaphore(value: 0)
+    /// The output folder, held open; nothing beneath it follows a link.
+    let out: ConfinedFolder
     /// Told after each batch: what was drawn, for the log.
     public var log: (@Sendable (String) -> Void)?
     /// What the page says about the endpoint (its address and whether it checks tokens).
@@ -56,6 +61,9 @@ public final class LiveGallery: @unchecked Sendable {
     public init(_ setup: Setup) throws(ProjectError) {
         self.setup = setup
         (project, findings) = try Project.read(folder: setup.folder, templates: setup.templates, workers: setup.workers)
+        do { out = try ConfinedFolder(trusted: setup.options.outputFolder, links: .refused, create: true) } catch {
+            throw ProjectError(Diagnostic(.error, code: "path", file: error.fullPath, error.why))
+        }
         slots = (0..<max(1, setup.jobs)).map { _ in RenderSlot(plan: setup.workers, templates: setup.templates, fonts: setup.fonts) }
     }
 
@@ -98,20 +106,24 @@ public final class LiveGallery: @unchecked Sendable {
 
         """
 
-    /// Keeps a push the endpoint accepted and has it drawn.
+    /// Keeps a push the endpoint accepted and has it drawn. `received/` is made beneath the
+    /// project folder with no link followed (a committed `received` symlink is refused), and
+    /// holds at most `keepReceived` pushes: the oldest are removed.
     public func take(_ push: APNsEndpoint.Push) throws {
         let now = Date()
-        let folder = setup.folder.appendingPathComponent("received")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent(ReceivedPushes.fileName(push, at: now))
-        try OutputFile.write(push.payload, to: file)
+        let project = lock.withLock { self.project }
+        let folder = try project.files.folder("received", links: .refused, create: true)
+        let name = ReceivedPushes.fileName(push, at: now)
+        try folder.write(push.payload, to: name)
+        let kept = ((try? folder.names()) ?? []).filter { $0.hasSuffix(".apns") }
+        for old in kept.prefix(max(0, kept.count - setup.keepReceived)) { try? folder.remove(old) }
         let gone = lock.withLock { () -> [ReceivedPushes.Entry] in
-            let gone = received.add(.init(push: push, file: file, received: now))
+            let gone = received.add(.init(push: push, file: folder.url.appendingPathComponent(name), received: now))
             pushesWaiting = true
             lock.broadcast()
             return gone
         }
-        for entry in gone { try? FileManager.default.removeItem(at: output.appendingPathComponent("received").appendingPathComponent(entry.name)) }
+        for entry in gone { try? out.remove("received/" + entry.name) }
     }
 
     private func watch() {
@@ -119,9 +131,11 @@ public final class LiveGallery: @unchecked Sendable {
         let out = output.standardizedFileURL.path
         let skipped = [out, setup.folder.appendingPathComponent(".pushpreview").path, setup.folder.appendingPathComponent("received").path,
                        setup.folder.appendingPathComponent(project.service.appGroup).appendingPathComponent("cache").path]
-        let watch = FolderWatch([setup.folder, setup.templates], files: project.xcodeInputs) { path in
+        let roots = [project.files] + [try? ConfinedFolder(trusted: setup.templates)].compactMap { $0 }
+        let watch = FolderWatch(roots, files: project.xcodeInputs) { path in
             skipped.contains { path == $0 || path.hasPrefix($0 + "/") } || path.hasSuffix("~")
         }
+        if watch.capped { log?("serve: more than \(FolderWatch.maxFolders) folders under \(setup.folder.path); edits in the rest are not seen (is a build or node_modules folder inside the project?)") }
         while let paths = watch.next(wake: wake.fd) {
             lock.withLock { changes.formUnion(paths); lock.broadcast() }
         }
@@ -136,9 +150,9 @@ public final class LiveGallery: @unchecked Sendable {
                 defer { changes = []; pushesWaiting = false }
                 return (changes, pushesWaiting)
             }) else { return }
-            let paths = changed.filter { known.contains($0) || FileManager.default.fileExists(atPath: $0) }
+            let paths = changed.filter { known.contains($0) || exists($0) }
             if !paths.isEmpty {
-                let addedOrRemoved = paths.filter { known.contains($0) != FileManager.default.fileExists(atPath: $0) }
+                let addedOrRemoved = paths.filter { known.contains($0) != exists($0) }
                 let plan = EditPlan.touched(by: paths, addedOrRemoved: addedOrRemoved, project: project, templates: setup.templates, report: lock.withLock { reportShown })
                 let start = Date()
                 do { try draw(plan, incremental: false) } catch { log?("serve: \(error)") }
@@ -163,7 +177,7 @@ public final class LiveGallery: @unchecked Sendable {
         run.incremental = incremental
         if !incremental { run.only = plan.payloads ?? Set(project.payloadFiles.map { project.relativePath($0) }) }
         let (drawn, _, _) = try run.run()
-        known = Set(InputKey.files(under: setup.folder) + InputKey.files(under: setup.templates))
+        known = Set(project.files.files(limit: Self.maxKnown).files.map { setup.folder.path + "/" + $0 } + InputKey.toolFiles(setup.templates).map(\.url.path))
         // A fresh worker for the next batch: it reads templates and the project anew.
         for slot in slots { slot.finish(); slot.warm() }
         lock.withLock {
@@ -171,6 +185,17 @@ public final class LiveGallery: @unchecked Sendable {
             report = drawn
         }
         publish()
+    }
+
+    /// Files of the project remembered between draws at most (a path edited beyond them is
+    /// looked at on disk, as a new one is).
+    static let maxKnown = 50_000
+
+    /// Whether a changed path is there now: beneath the project or the Xcode app's repository,
+    /// or among the tool's templates.
+    private func exists(_ path: String) -> Bool {
+        let url = URL(fileURLWithPath: path)
+        return lock.withLock { project.inputs.exists(url) } || (path.hasPrefix(setup.templates.standardizedFileURL.path + "/") && TrustedFiles.exists(url))
     }
 
     /// The report as the page shows it: a payload that fails where it drew before shows its last
@@ -198,7 +223,7 @@ public final class LiveGallery: @unchecked Sendable {
             let batch = lock.withLock { stopping || !changes.isEmpty ? [] : received.pending(slots.count) }
             guard !batch.isEmpty else { return }
             var pushOptions = self.options
-            pushOptions.outputFolder = output.appendingPathComponent("received")
+            pushOptions.outputSubfolder = "received"
             let options = pushOptions, project = self.project, out = output.path
             let results = ResultsByIndex(batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { i in
@@ -225,12 +250,9 @@ public final class LiveGallery: @unchecked Sendable {
         var stamps: [String: (stat: String, hash: String)] = [:]
         let pictures = shown.inputs.flatMap(\.mockups).flatMap(\.outputs) + entries.flatMap { $0.results ?? [] }.flatMap(\.outputs)
         for png in pictures where png.hasSuffix(".png") {
-            let path = output.appendingPathComponent(png).path
-            var s = stat()
-            guard stat(path, &s) == 0 else { continue }
-            let stamp = "\(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec)-\(s.st_size)"
+            guard let stamp = out.stamp(png) else { continue }
             if let k = known[png], k.stat == stamp { stamps[png] = k; continue }
-            stamps[png] = (stamp, String(SHA256.hex((FileManager.default.contents(atPath: path)).map { [UInt8]($0) } ?? []).prefix(12)))
+            stamps[png] = (stamp, String(SHA256.hex((try? out.read(png)) ?? []).prefix(12)))
         }
         let live = GalleryPage.Live(versions: stamps.mapValues(\.hash), received: entries, receivedTotal: total, collapsed: collapsed, endpoint: endpointNote)
         let html = Array(GalleryPage.html(shown, output: output, live: live).utf8)

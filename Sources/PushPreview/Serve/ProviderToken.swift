@@ -1,4 +1,5 @@
 import CCrypto
+import ConfinedFiles
 import Foundation
 import Payload
 import ServiceStage
@@ -16,7 +17,8 @@ public final class ProviderToken: @unchecked Sendable {
 
     /// The key ID comes from the file name, `AuthKey_KEYID.p8`, unless given.
     public init(keyFile: URL, teamID: String, keyID: String? = nil) throws(Failure) {
-        guard let pem = FileManager.default.contents(atPath: keyFile.path) else { throw Failure(description: "\(keyFile.path): cannot read the file") }
+        // `--auth-key`: a file the person named.
+        guard let pem = try? TrustedFiles.read(keyFile, limit: 64 << 10) else { throw Failure(description: "\(keyFile.path): cannot read the file") }
         let name = keyFile.deletingPathExtension().lastPathComponent
         guard let id = keyID ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst("AuthKey_".count)) : nil), !id.isEmpty else {
             throw Failure(description: "\(keyFile.path): the key ID is not in the name (AuthKey_KEYID.p8)")

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import HTTP
 
@@ -83,16 +84,15 @@ public struct ServeSite: Sendable {
     static let largestFile = 64 << 20
 
     func file(_ path: String) -> HTTPResponse {
-        let output = gallery.output.standardizedFileURL
         guard let relative = Confinement.relativeURLPath(String(path.dropFirst())), !relative.isEmpty,
               !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-              let type = Self.types[URL(fileURLWithPath: relative).pathExtension.lowercased()],
-              let url = Confinement.file(relative, relativeTo: output, within: [output]) else { return text(404, "not found\n") }
-        var info = stat()
-        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return text(404, "not found\n") }
-        guard info.st_size <= Self.largestFile else { return text(413, "\(relative) is larger than \(Self.largestFile >> 20) MB; open it from the output folder\n") }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return text(404, "not found\n") }
-        return HTTPResponse(status: 200, headers: [("content-type", type), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache")], body: [UInt8](data))
+              let type = Self.types[URL(fileURLWithPath: relative).pathExtension.lowercased()] else { return text(404, "not found\n") }
+        let data: [UInt8]
+        do { data = try gallery.out.read(relative, limit: Self.largestFile) } catch {
+            if case .tooLarge = error.reason { return text(413, "\(relative) is larger than \(Self.largestFile >> 20) MB; open it from the output folder\n") }
+            return text(404, "not found\n")
+        }
+        return HTTPResponse(status: 200, headers: [("content-type", type), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache")], body: data)
     }
 
     func text(_ status: Int, _ message: String, _ extra: [String: String] = [:]) -> HTTPResponse {

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Synchronization
 
@@ -10,9 +11,8 @@ public enum TreeMemory {
     public static func members(_ pid: Int32) -> [Int32] {
         var out = [pid], next = 0
         while next < out.count {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(out[next])/task")) ?? []
-            for task in tasks {
-                let children = (try? String(contentsOfFile: "/proc/\(out[next])/task/\(task)/children", encoding: .utf8)) ?? ""
+            for task in TrustedFiles.names(in: URL(fileURLWithPath: "/proc/\(out[next])/task")) {
+                let children = TrustedFiles.text(URL(fileURLWithPath: "/proc/\(out[next])/task/\(task)/children")) ?? ""
                 out += children.split(separator: " ").compactMap { Int32($0) }
             }
             next += 1
@@ -22,7 +22,7 @@ public enum TreeMemory {
 
     /// The process's PSS in kB (nil once it is gone), from smaps_rollup.
     public static func pss(_ pid: Int32) -> Int? {
-        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8),
+        guard let rollup = TrustedFiles.text(URL(fileURLWithPath: "/proc/\(pid)/smaps_rollup")),
               let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") }) else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }

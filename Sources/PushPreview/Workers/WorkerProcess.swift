@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// Supervised worker processes to render in (the command line's way): the executable that serves
@@ -23,6 +24,8 @@ final class WorkerProcess {
     private let replies: LineChannel
     private let folder: URL
     private let log: URL
+    /// The worker's own temporary folder (its TMPDIR), held open.
+    private let own: ConfinedFolder
     private let limits: WorkerPlan
     /// The process groups the worker said it has running.
     private var children: [Int32] = []
@@ -34,12 +37,12 @@ final class WorkerProcess {
         signal(SIGPIPE, SIG_IGN)
         limits = plan
         let stdin = Pipe(), stdout = Pipe()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-worker-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let own = try ConfinedFolder(trusted: TrustedFiles.temporaryFolder("pushpreview-worker-\(getpid())"), links: .refused)
+        let folder = own.url
         ChildProcesses.using(folder: folder)
         self.folder = folder
+        self.own = own
         log = folder.appendingPathComponent("stderr.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = plan.executable
         process.arguments = ["worker"]
         var environment = ProcessInfo.processInfo.environment
@@ -48,7 +51,7 @@ final class WorkerProcess {
         process.environment = environment
         process.standardInput = stdin
         process.standardOutput = stdout
-        logHandle = try FileHandle(forWritingTo: log)
+        logHandle = try own.create("stderr.log")
         process.standardError = logHandle
         do { try process.run() } catch {
             ChildProcesses.remove(folder: folder)
@@ -77,7 +80,7 @@ final class WorkerProcess {
     /// Sends `job` and waits for the reply, or says how the worker died or was stopped and what it
     /// was doing then (`activity` until it says otherwise).
     func exchange<Job: Encodable, Reply: Codable>(_ job: Job, _: Reply.Type, activity start: String) -> Result<Reply, WorkerFailure> {
-        let logStart = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+        let logStart = { if case .file(let n)? = own.kind("stderr.log") { return n } else { return 0 } }()
         var activity = start
         let deadline = Date().addingTimeInterval(limits.seconds)
         var stopped: String?
@@ -128,7 +131,7 @@ final class WorkerProcess {
         process.waitUntilExit()
         let how = process.terminationReason == .uncaughtSignal
             ? "crashed: \(Self.signalName(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
-        let log = (try? Data(contentsOf: log)).map { String(decoding: $0.dropFirst(logStart), as: UTF8.self) } ?? ""
+        let log = (try? own.read("stderr.log", limit: 64 << 20)).map { String(decoding: $0.dropFirst(logStart), as: UTF8.self) } ?? ""
         // The trap's message, else the last line that is not a frame of the stack dump after it.
         let lines = log.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let said = lines.last { $0.contains("Fatal error") } ?? lines.last { !($0.first?.isNumber ?? true) && !$0.hasPrefix("Stack dump") }
@@ -154,7 +157,7 @@ final class WorkerProcess {
     }
 
     static func status(_ pid: Int32, _ field: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard let text = TrustedFiles.text(URL(fileURLWithPath: "/proc/\(pid)/status")),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

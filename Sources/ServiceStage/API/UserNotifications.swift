@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Imaging
 
@@ -55,15 +56,26 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
     public let type: String
     let options: [AnyHashable: Any]
 
-    public init(identifier: String, url: URL, options: [AnyHashable: Any]? = nil) throws {
+    /// The file's bytes, read when it was attached (iOS moves the file into its own store then).
+    let bytes: [UInt8]
+
+    /// A file a service extension made itself (its own download, its own temporary file): read
+    /// as named. The files of a project and its cache are attached with their bytes instead.
+    public convenience init(identifier: String, url: URL, options: [AnyHashable: Any]? = nil) throws {
+        guard url.isFileURL else { throw UNError(.attachmentInvalidURL, "\(url.absoluteString) is not a file URL; download it first") }
+        let bytes: [UInt8]
+        do { bytes = try TrustedFiles.read(url, limit: MediaType.Kind.video.cap + 1) } catch {
+            throw UNError(.attachmentInvalidURL, "\(url.path) does not exist or cannot be read")
+        }
+        try self.init(identifier: identifier, url: url, bytes: bytes, options: options)
+    }
+
+    /// An attachment of `bytes`, read from `url` through a confined folder.
+    init(identifier: String, url: URL, bytes: [UInt8], options: [AnyHashable: Any]? = nil) throws(UNError) {
         self.identifier = identifier.isEmpty ? UUID().uuidString : identifier
         self.url = url
         self.options = options ?? [:]
-        guard url.isFileURL else { throw UNError(.attachmentInvalidURL, "\(url.absoluteString) is not a file URL; download it first") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              let size = attributes[.size] as? Int, FileManager.default.isReadableFile(atPath: url.path) else {
-            throw UNError(.attachmentInvalidURL, "\(url.path) does not exist or cannot be read")
-        }
+        let size = bytes.count
         let hinted = (options?[UNNotificationAttachmentOptionsTypeHintKey] as? String).flatMap(MediaType.init(uti:))
         guard let declared = hinted ?? MediaType(fileExtension: url.pathExtension) else {
             throw UNError(.attachmentUnrecognizedType, "cannot tell the type of \(url.lastPathComponent); give a known extension or a type hint")
@@ -71,7 +83,6 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
         guard size > 0, size <= declared.kind.cap else {
             throw UNError(.attachmentInvalidFileSize, "\(url.lastPathComponent) is \(size) bytes; \(declared.kind.rawValue) attachments may be 1 to \(declared.kind.cap) bytes")
         }
-        let bytes = (try? ImageFile.read(url.path, limits: { var l = ImageLimits(); l.maxFileSize = declared.kind.cap; return l }())) ?? []
         guard let actual = MediaType(sniffing: bytes) else {
             throw UNError(.attachmentUnrecognizedType, "\(url.lastPathComponent) is not an image, audio or movie file this tool recognizes")
         }
@@ -84,6 +95,7 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
             }
         }
         type = actual.uti
+        self.bytes = bytes
         super.init()
     }
 
@@ -178,6 +190,8 @@ public struct UNCommunication: Sendable, Equatable {
     public var groupImage: String?
     /// The sender's handle (`INPersonHandle`: an address or account name); iOS does not draw it.
     public var senderHandle: String?
+    /// The images' bytes by reference, as the extension read them (through a confined folder).
+    var images: [String: [UInt8]] = [:]
     public init(senderName: String, senderImage: String? = nil, groupName: String? = nil, groupImage: String? = nil, senderHandle: String? = nil) {
         self.senderName = senderName; self.senderImage = senderImage; self.groupName = groupName; self.groupImage = groupImage
         self.senderHandle = senderHandle

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// Resolves keys (`title-loc-key`, `loc-key`, an action's title) with their args for one locale
@@ -12,7 +13,7 @@ public struct Localizer: Sendable {
     public var device: String
     /// The folders holding the strings, in the order they win: a project's own folder, or the
     /// folders of an Xcode app's localized resources (the app's before its extensions').
-    let folders: [URL]
+    let folders: [ConfinedFolder]
     /// table → language → key → entry, for every table of every language in the chain.
     var tables: [String: [String: [String: LocalizedEntry]]] = [:]
     var catalogs: [String: StringCatalog] = [:]
@@ -20,22 +21,21 @@ public struct Localizer: Sendable {
     public private(set) var problems: [String] = []
 
     public init(projectFolder: URL, locale: String, developmentLanguage: String = "en", device: String = "iphone") {
-        self.init(folders: [projectFolder], locale: locale, developmentLanguage: developmentLanguage, device: device)
+        self.init(folders: [try? ConfinedFolder(trusted: projectFolder)].compactMap { $0 }, locale: locale, developmentLanguage: developmentLanguage, device: device)
     }
 
     /// Reads every folder's `TABLE.xcstrings` and `LANG.lproj/TABLE.strings(dict)`; where two
     /// folders have the same key in the same table and language, the first folder's wins.
-    public init(folders: [URL], locale: String, developmentLanguage: String = "en", device: String = "iphone") {
+    public init(folders: [ConfinedFolder], locale: String, developmentLanguage: String = "en", device: String = "iphone") {
         self.locale = locale
         self.device = device
         self.folders = folders
-        let fm = FileManager.default
         for folder in folders {
-            for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".xcstrings") {
-                let file = folder.appendingPathComponent(name)
-                guard Self.confined(file, to: folder, &problems), let data = fm.contents(atPath: file.path) else { continue }
+            for name in ((try? folder.names()) ?? []) where name.hasSuffix(".xcstrings") {
+                let file = folder.url.appendingPathComponent(name)
+                guard let data = Self.read(name, in: folder, &problems) else { continue }
                 do {
-                    let catalog = try StringCatalog([UInt8](data), file: file.path)
+                    let catalog = try StringCatalog(data, file: file.path)
                     let table = String(name.dropLast(10))
                     if let known = catalogs[table] { catalogs[table] = known.merging(catalog) } else { catalogs[table] = catalog }
                     problems += catalog.problems.map(\.description)
@@ -48,21 +48,20 @@ public struct Localizer: Sendable {
         for language in fallbackChain {
             for (folder, names) in perFolder {
                 guard let lproj = names[Self.canonical(language)] else { continue }
-                let dir = folder.appendingPathComponent(lproj)
+                let dir = folder.url.appendingPathComponent(lproj)
                 var own: [String: [String: LocalizedEntry]] = [:]
-                for name in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() {
+                for name in ((try? folder.names(lproj)) ?? []) {
                     let file = dir.appendingPathComponent(name)
-                    guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), Self.confined(file, to: folder, &problems),
-                          let data = fm.contents(atPath: file.path) else { continue }
+                    guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), let data = Self.read(lproj + "/" + name, in: folder, &problems) else { continue }
                     if name.hasSuffix(".strings") {
                         do {
-                            for (key, text) in try StringsFile.parse([UInt8](data), file: file.path) where own[String(name.dropLast(8))]?[key] == nil {
+                            for (key, text) in try StringsFile.parse(data, file: file.path) where own[String(name.dropLast(8))]?[key] == nil {
                                 own[String(name.dropLast(8)), default: [:]][key] = LocalizedEntry(value: .text(text))
                             }
                         } catch { problems.append("\(error)") }
                     } else {
                         do {
-                            let (entries, found) = try StringsDict.parse([UInt8](data), file: file.path)
+                            let (entries, found) = try StringsDict.parse(data, file: file.path)
                             problems += found.map(\.description)
                             // A stringsdict entry wins over the same key in the .strings file.
                             for (key, entry) in entries { own[String(name.dropLast(12)), default: [:]][key] = entry }
@@ -80,19 +79,19 @@ public struct Localizer: Sendable {
         let hasTable = { (language: String) in
             perFolder.contains { folder, names in
                 guard let lproj = names[Self.canonical(language)] else { return false }
-                return ["strings", "stringsdict"].contains { fm.fileExists(atPath: folder.appendingPathComponent("\(lproj)/Localizable.\($0)").path) }
+                return ["strings", "stringsdict"].contains { folder.isFile("\(lproj)/Localizable.\($0)") }
             }
         }
         if !own.isEmpty, !own.contains(where: { hasTable($0) || catalogLanguages.contains(Self.canonical($0)) }) {
-            let name = folders.count == 1 ? folders[0].lastPathComponent : "the app's strings"
+            let name = folders.count == 1 ? folders[0].url.lastPathComponent : "the app's strings"
             problems.append("no strings for \(locale) in \(name) (no Localizable table in \(own.map { "\($0).lproj" }.joined(separator: " or ")), nothing in a catalog); showing \(self.developmentLanguage)")
         }
     }
 
     /// The strings of a project for a locale and device, read once per process: the service stage
     /// and the content stage of every payload share them (a run does not change its inputs).
-    public static func shared(folders: [URL], locale: String, device: String = "iphone") -> Localizer {
-        let key = "\(folders.map(\.standardizedFileURL.path).joined(separator: "|"))|\(locale)|\(device)"
+    public static func shared(folders: [ConfinedFolder], locale: String, device: String = "iphone") -> Localizer {
+        let key = "\(folders.map(\.url.path).joined(separator: "|"))|\(locale)|\(device)"
         if let known = Cache.shared.lock.withLock({ Cache.shared.made[key] }) { return known }
         let made = Localizer(folders: folders, locale: locale, device: device)
         Cache.shared.lock.withLock { Cache.shared.made[key] = made }
@@ -133,18 +132,23 @@ public struct Localizer: Sendable {
         return legacy[lower] ?? lower
     }
 
-    /// Whether a strings file lies inside its strings folder once symlinks are followed: a
-    /// catalog or table linked from elsewhere (outside the repository, perhaps) is said, not read.
-    static func confined(_ file: URL, to folder: URL, _ problems: inout [String]) -> Bool {
-        if Confinement.file(file.lastPathComponent, relativeTo: file.deletingLastPathComponent(), within: [folder]) != nil { return true }
-        problems.append("\(file.path): a symbolic link that leads outside \(folder.path); not read")
-        return false
+    /// A strings file inside its strings folder: one linked from elsewhere (outside the
+    /// repository, perhaps) is said, not read.
+    static func read(_ path: String, in folder: ConfinedFolder, _ problems: inout [String]) -> [UInt8]? {
+        do { return try folder.read(path) } catch {
+            switch error.reason {
+            case .outside, .absoluteLink: problems.append("\(error.fullPath): a symbolic link that leads outside \(folder.url.path); not read")
+            case .missing: break
+            default: problems.append(error.description)
+            }
+            return nil
+        }
     }
 
     /// The project's `.lproj` folders by canonical language.
-    static func lprojFolders(_ folder: URL) -> [String: String] {
+    static func lprojFolders(_ folder: ConfinedFolder) -> [String: String] {
         var out: [String: String] = [:]
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".lproj") {
+        for name in ((try? folder.names()) ?? []) where name.hasSuffix(".lproj") {
             out[canonical(String(name.dropLast(6)))] = out[canonical(String(name.dropLast(6)))] ?? name
         }
         return out

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// Turns a payload's media reference into a validated attachment: `http(s)` to allowed hosts
@@ -5,24 +6,27 @@ import Foundation
 /// path or `file:` URL), or a `data:` URL. Nothing else is read or fetched.
 final class AttachStep: @unchecked Sendable {
     let settings: ServiceSettings
-    let projectFolder: URL
+    let folders: ServiceFolders
     private let lock = NSLock()
     private var current: Download?
 
-    init(settings: ServiceSettings, projectFolder: URL) {
+    init(settings: ServiceSettings, folders: ServiceFolders) {
         self.settings = settings
-        self.projectFolder = projectFolder
+        self.folders = folders
     }
 
     struct Attached { var attachment: UNNotificationAttachment; var bytes: Int; var cacheHit: Bool }
 
-    /// The app group's download cache, which must resolve inside the project (a symlinked
+    /// The app group's download cache, held open; a link on its way is refused (a symlinked
     /// `app-group/cache` would have downloads written elsewhere).
-    func cacheFolder() throws(UNError) -> URL {
-        guard let folder = ServiceSettings.projectFile(settings.appGroup + "/cache", in: projectFolder) else {
-            throw UNError(.attachmentMoveIntoDataStoreFailed, "\(settings.appGroup)/cache lies outside the project (a symlink?); nothing is cached or read from it")
+    func cacheFolder() throws(UNError) -> ConfinedFolder {
+        do { return try folders.cache() } catch {
+            switch error.reason {
+            case .link, .absoluteLink, .outside:
+                throw UNError(.attachmentMoveIntoDataStoreFailed, "\(settings.appGroup)/cache would lead downloads outside the project (\(error.why)); nothing is cached or read from it")
+            default: throw UNError(.attachmentMoveIntoDataStoreFailed, "\(settings.appGroup)/cache: \(error.why); nothing is cached or read from it")
+            }
         }
-        return folder
     }
 
     func cancel() { lock.withLock { current?.cancel() } }
@@ -30,42 +34,45 @@ final class AttachStep: @unchecked Sendable {
     func attach(_ reference: String, identifier: String, options: [AnyHashable: Any], deadline: Date) throws(UNError) -> Attached {
         let lower = reference.lowercased()
         let hint = (options[UNNotificationAttachmentOptionsTypeHintKey] as? String).flatMap(MediaType.init(uti:))
-        let file: URL, bytes: Int, cacheHit: Bool
+        let file: URL, bytes: [UInt8], cacheHit: Bool
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             (file, bytes, cacheHit) = try download(reference, hint: hint, deadline: deadline)
         } else if lower.hasPrefix("data:") {
             (file, bytes) = try inline(reference, hint: hint)
             cacheHit = false
         } else if lower.hasPrefix("file:") || !lower.contains(":") {
-            file = try local(reference)
-            bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            (file, bytes) = try local(reference)
             cacheHit = false
         } else {
             throw UNError(.attachmentInvalidURL, "\(reference.prefix(80)): only http(s) to allowed hosts, media files and data: URLs are attached")
         }
-        let attachment: UNNotificationAttachment
-        do { attachment = try UNNotificationAttachment(identifier: identifier, url: file, options: options) }
-        catch let error as UNError { throw error }
-        catch { throw UNError(.attachmentInvalidURL, "\(error)") }
-        return Attached(attachment: attachment, bytes: bytes, cacheHit: cacheHit)
+        let attachment = try UNNotificationAttachment(identifier: identifier, url: file, bytes: bytes, options: options)
+        return Attached(attachment: attachment, bytes: bytes.count, cacheHit: cacheHit)
     }
 
-    /// A file inside one of the media roots, symlinks resolved first.
-    func local(_ reference: String) throws(UNError) -> URL {
+    /// A file inside one of the media roots, read through the root (links leading out refused).
+    func local(_ reference: String) throws(UNError) -> (URL, [UInt8]) {
         var path = reference
         if reference.lowercased().hasPrefix("file:") {
             guard let url = URL(string: reference), url.isFileURL else { throw UNError(.attachmentInvalidURL, "\(reference) is not a valid file URL") }
             path = url.path
         }
-        guard let file = settings.mediaFile(path, in: projectFolder) else {
-            throw UNError(.attachmentInvalidURL, "\(reference) is outside the media folders (\(settings.mediaRoots.joined(separator: ", "))); nothing was read")
+        let outside = "\(reference) is outside the media folders (\(settings.mediaRoots.joined(separator: ", "))); nothing was read"
+        guard let file = folders.mediaFile(path) else {
+            throw UNError(.attachmentInvalidURL, ([outside] + folders.mediaProblems).joined(separator: "; "))
         }
-        guard FileManager.default.fileExists(atPath: file.path) else { throw UNError(.attachmentInvalidURL, "no such file: \(reference)") }
-        return file
+        do { return (file, try folders.media.read(file, limit: MediaType.Kind.video.cap + 1)) } catch {
+            switch error.reason {
+            case .missing: throw UNError(.attachmentInvalidURL, "no such file: \(reference)")
+            case .outside, .absoluteLink, .link: throw UNError(.attachmentInvalidURL, outside)
+            case .tooLarge: throw UNError(.attachmentInvalidFileSize, "\(reference) is over the \(MediaType.Kind.video.cap)-byte cap")
+            default: throw UNError(.attachmentInvalidURL, "\(reference): \(error.why)")
+            }
+        }
     }
 
     /// `data:[type][;base64],…`, refused before decoding when it could exceed the cap.
-    func inline(_ reference: String, hint: MediaType?) throws(UNError) -> (URL, Int) {
+    func inline(_ reference: String, hint: MediaType?) throws(UNError) -> (URL, [UInt8]) {
         guard let comma = reference.firstIndex(of: ",") else { throw UNError(.attachmentInvalidURL, "data: URL without a comma") }
         let header = reference[..<comma].lowercased(), body = reference[reference.index(after: comma)...]
         // The cap of the declared kind (data:image/… → 10 MB), else the largest.
@@ -81,40 +88,38 @@ final class AttachStep: @unchecked Sendable {
     }
 
     /// Content-addressed: objects/<sha256>.<ext>, and urls/<sha256 of the URL> naming the object.
-    func store(_ bytes: [UInt8]) throws(UNError) -> (URL, Int) {
+    func store(_ bytes: [UInt8]) throws(UNError) -> (URL, [UInt8]) {
         guard let type = MediaType(sniffing: bytes) else { throw UNError(.attachmentUnrecognizedType, "not an image, audio or movie file") }
         let ext = MediaType.known.first { $0.uti == type.uti }?.extensions.first ?? "bin"
-        let file = try cacheFolder().appendingPathComponent("objects/\(SHA256.hex(bytes)).\(ext)")
+        let cache = try cacheFolder()
+        let name = "objects/\(SHA256.hex(bytes)).\(ext)"
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: file.path) { try Data(bytes).write(to: file, options: .atomic) }
-        } catch { throw UNError(.attachmentMoveIntoDataStoreFailed, "\(error.localizedDescription)") }
-        return (file, bytes.count)
+            if !cache.isFile(name) { try cache.write(bytes, to: name) }
+        } catch { throw UNError(.attachmentMoveIntoDataStoreFailed, error.description) }
+        return (cache.url.appendingPathComponent(name), bytes)
     }
 
-    func download(_ reference: String, hint: MediaType?, deadline: Date) throws(UNError) -> (URL, Int, Bool) {
+    func download(_ reference: String, hint: MediaType?, deadline: Date) throws(UNError) -> (URL, [UInt8], Bool) {
         guard let url = URL(string: reference), let host = url.host else { throw UNError(.attachmentInvalidURL, "\(reference) is not a valid URL") }
         guard isAllowed(url) else {
             throw UNError(.attachmentInvalidURL, "host \(host)\(url.port.map { ":\($0)" } ?? "") is not in allowedHosts of pushpreview.json; nothing was fetched")
         }
         let cache = try cacheFolder()
-        let index = cache.appendingPathComponent("urls/\(SHA256.hex(Array(reference.utf8)))")
+        let index = "urls/\(SHA256.hex(Array(reference.utf8)))"
         // An index entry names an object by its hash; anything else (a path) is not followed.
-        if let name = try? String(contentsOf: index, encoding: .utf8), Self.isObjectName(name),
-           FileManager.default.fileExists(atPath: cache.appendingPathComponent("objects/\(name)").path) {
-            let file = cache.appendingPathComponent("objects/\(name)")
-            return (file, (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0, true)
+        if let name = (try? cache.read(index, limit: 128)).map({ String(decoding: $0, as: UTF8.self) }), Self.isObjectName(name),
+           let bytes = try? cache.read("objects/\(name)", limit: MediaType.Kind.video.cap) {
+            return (cache.url.appendingPathComponent("objects/\(name)"), bytes, true)
         }
         let cap = (hint ?? MediaType(fileExtension: url.pathExtension))?.kind.cap ?? MediaType.Kind.video.cap
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-\(UUID().uuidString).download")
-        defer { try? FileManager.default.removeItem(at: temp) }
         let allowedHosts = settings.allowedHosts
-        let download = Download(to: temp, cap: cap) { AttachStep.isAllowed($0, allowedHosts) }
+        let download = Download(cap: cap) { AttachStep.isAllowed($0, allowedHosts) }
         lock.withLock { current = download }
         defer { lock.withLock { current = nil } }
         // The deadline's expiry cancels the download; the timeout is only a backstop after it
         // (FoundationNetworking rounds timeouts down to whole seconds).
-        do { _ = try download.run(url, timeout: deadline.timeIntervalSinceNow + 1) } catch {
+        let body: [UInt8]
+        do { body = try download.run(url, timeout: deadline.timeIntervalSinceNow + 1) } catch {
             switch error {
             case .http(let status): throw UNError(.attachmentInvalidURL, "\(reference): the server answered HTTP \(status)")
             case .tooLarge(let n): throw UNError(.attachmentInvalidFileSize, "\(reference): stopped at \(n) bytes, over the \(cap)-byte cap")
@@ -123,11 +128,9 @@ final class AttachStep: @unchecked Sendable {
             case .cancelled: throw UNError(.attachmentInvalidURL, "\(reference): download cancelled (time budget)")
             }
         }
-        let bytes = [UInt8]((try? Data(contentsOf: temp)) ?? Data())
-        let (file, size) = try store(bytes)
-        try? FileManager.default.createDirectory(at: index.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? file.lastPathComponent.write(to: index, atomically: true, encoding: .utf8)
-        return (file, size, false)
+        let (file, bytes) = try store(body)
+        try? cache.write(file.lastPathComponent, to: index)
+        return (file, bytes, false)
     }
 
     func isAllowed(_ url: URL) -> Bool { Self.isAllowed(url, settings.allowedHosts) }

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -8,7 +9,7 @@ import Payload
 /// alert's, its other keys become custom keys. Any failure means: show the original content.
 struct DecryptStep {
     let settings: ServiceSettings.Decrypt
-    let projectFolder: URL
+    let folders: ServiceFolders
 
     enum Result { case decrypted(bytes: Int), notEncrypted, failed(String) }
 
@@ -61,11 +62,14 @@ struct DecryptStep {
 
     /// The key file as JSON, and its name for messages.
     private func readKeys() throws(DecryptFailure) -> (JSONValue, String) {
-        guard let file = ServiceSettings.projectFile(settings.keys, in: projectFolder) else {
+        guard let file = folders.projectFile(settings.keys) else {
             throw DecryptFailure("keys", "decrypt.keys \(settings.keys) lies outside the project; not read")
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw DecryptFailure("keys", "no key file at \(file.path)") }
-        do { return (try JSONParser.parse([UInt8](data), file: file.path), file.lastPathComponent) } catch {
+        let data: [UInt8]
+        do { data = try folders.project.read(file, limit: 1 << 20) } catch {
+            throw DecryptFailure("keys", error.isMissing ? "no key file at \(file.path)" : "decrypt.keys \(settings.keys): \(error.why)")
+        }
+        do { return (try JSONParser.parse(data, file: file.path), file.lastPathComponent) } catch {
             throw DecryptFailure("keys", "\(error)")
         }
     }

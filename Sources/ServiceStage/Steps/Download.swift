@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One HTTP(S) download through URLSession, streamed to a file and stopped at `cap` bytes (not
+/// One HTTP(S) download through URLSession, held in memory and stopped at `cap` bytes (not
 /// after). Redirects must stay on allowed hosts. `cancel()` ends it early (on expiry).
 final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     enum Failure: Error, Equatable {
@@ -12,26 +12,22 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
-    private let file: URL
     private let cap: Int
     private let isAllowed: @Sendable (URL) -> Bool
-    private var handle: FileHandle?
+    private var body: [UInt8] = []
     private var failure: Failure?
     private var received = 0
     private(set) var contentType: String?
     private var task: URLSessionTask?
     private var session: URLSession?
 
-    init(to file: URL, cap: Int, isAllowed: @escaping @Sendable (URL) -> Bool) {
-        self.file = file
+    init(cap: Int, isAllowed: @escaping @Sendable (URL) -> Bool) {
         self.cap = cap
         self.isAllowed = isAllowed
     }
 
-    /// Blocks until the body is on disk; returns its size.
-    func run(_ url: URL, timeout: Double) throws(Failure) -> Int {
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        handle = try? FileHandle(forWritingTo: file)
+    /// Blocks until the body is in; returns it.
+    func run(_ url: URL, timeout: Double) throws(Failure) -> [UInt8] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = max(0.1, timeout)
         configuration.timeoutIntervalForResource = max(0.1, timeout)
@@ -44,9 +40,8 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
         done.wait()
         session.finishTasksAndInvalidate()
-        try? handle?.close()
         if let failure = lock.withLock({ self.failure }) { throw failure }
-        return lock.withLock { received }
+        return lock.withLock { body }
     }
 
     func cancel() {
@@ -75,7 +70,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             return
         }
         received += data.count
-        handle?.write(data)
+        body += data
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import Payload
 import Templating
@@ -6,7 +7,7 @@ import Templating
 /// sender id to a display name and an avatar. Each rule's `set` templates see the record.
 struct EnrichStep {
     let rule: ServiceSettings.EnrichRule
-    let projectFolder: URL
+    let folders: ServiceFolders
     let localize: (String) -> String?
 
     func run(_ content: UNMutableNotificationContent) -> (outcome: String, message: String) {
@@ -18,12 +19,15 @@ struct EnrichStep {
             guard let text = UNNotificationContent.text(v) else { return ("skipped", "\(rule.key) is \(KeyPath.typeName(v)), not a string or number to look up") }
             value = text
         }
-        guard let file = ServiceSettings.projectFile(rule.data, in: projectFolder) else {
+        guard let file = folders.projectFile(rule.data) else {
             return ("failed", "enrich data \(rule.data) lies outside the project; not read")
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else { return ("failed", "no data file at \(file.path)") }
+        let data: [UInt8]
+        do { data = try folders.project.read(file, limit: 64 << 20) } catch {
+            return ("failed", error.isMissing ? "no data file at \(file.path)" : "enrich data \(rule.data): \(error.why)")
+        }
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { return ("failed", "\(error)") }
+        do { json = try JSONParser.parse(data, file: file.path) } catch { return ("failed", "\(error)") }
         guard let record = json[value] else { return ("no match", "\(rule.key) \"\(value)\" is not in \(rule.data)") }
         var changed: [String] = [], refused: [String] = []
         // The record's fields first, then the payload's (a rule may use both).

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// What an app's Swift and Objective-C sources say about its notifications (issue 15): the
@@ -34,13 +35,20 @@ public struct CodeImport: Sendable {
     static let maxFileSize = 4 << 20
 
     /// Reads `files` (Swift and Objective-C sources, .swift/.m/.mm/.h), paths reported relative to `root`.
-    public static func read(_ files: [URL], root: URL) -> CodeImport {
-        read(files, root: root, swiftc: SwiftcParser.findSwiftc())
+    /// Each file is read beneath `repository`; `root` (the folder init was given, by default the
+    /// repository's) is what paths are reported relative to.
+    public static func read(_ files: [URL], in repository: Repository, root: URL? = nil) -> CodeImport {
+        read(files, in: repository, root: root, swiftc: SwiftcParser.findSwiftc())
     }
 
+    /// `files` read beneath `root` (a folder standing for the repository).
+    public static func read(_ files: [URL], root: URL) -> CodeImport { read(files, in: Repository(root: root)) }
+    static func read(_ files: [URL], root: URL, swiftc: URL?) -> CodeImport { read(files, in: Repository(root: root), swiftc: swiftc) }
+
     /// `swiftc` nil: Swift files are skipped, and that is a problem.
-    static func read(_ files: [URL], root: URL, swiftc: URL?) -> CodeImport {
+    static func read(_ files: [URL], in repository: Repository, root: URL? = nil, swiftc: URL?) -> CodeImport {
         var result = CodeImport()
+        let root = root ?? repository.root
         let rootPath = root.standardizedFileURL.path.hasSuffix("/") ? root.standardizedFileURL.path : root.standardizedFileURL.path + "/"
         func relative(_ url: URL) -> String {
             let path = url.standardizedFileURL.path
@@ -52,12 +60,16 @@ public struct CodeImport: Sendable {
         for url in files.sorted(by: { relative($0) < relative($1) }) {
             let name = relative(url), ext = url.pathExtension.lowercased()
             guard ["swift", "m", "mm", "h"].contains(ext) else { continue }
-            guard let data = FileManager.default.contents(atPath: url.path) else { result.problems.append("\(name): cannot be read"); continue }
-            guard data.count <= maxFileSize else { result.problems.append("\(name): \(data.count) bytes, over the \(maxFileSize >> 20) MB a source file may have; not read"); continue }
-            sources.append([UInt8](data))
-            if ext == "swift" { swiftFiles.append((name, [UInt8](data))) } else {
+            let data: [UInt8]
+            do { data = try repository.read(url, limit: maxFileSize) } catch {
+                if case .tooLarge(let size, _) = error.reason { result.problems.append("\(name): \(size) bytes, over the \(maxFileSize >> 20) MB a source file may have; not read") }
+                else { result.problems.append("\(name): cannot be read (\(error.why))") }
+                continue
+            }
+            sources.append(data)
+            if ext == "swift" { swiftFiles.append((name, data)) } else {
                 Activity.now("reading \(name)")
-                facts.append(ObjCSourceReader.read([UInt8](data), file: name))
+                facts.append(ObjCSourceReader.read(data, file: name))
             }
         }
         if let swiftc {

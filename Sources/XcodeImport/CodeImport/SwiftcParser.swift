@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// Swift's own parser, run as `swiftc -frontend -dump-parse -dump-ast-format json`: it needs no
@@ -31,7 +32,7 @@ struct SwiftcParser {
     static func findSwiftc(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         for folder in (environment["PATH"] ?? "").split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            if TrustedFiles.isExecutable(candidate) { return candidate }
         }
         return nil
     }
@@ -52,22 +53,22 @@ struct SwiftcParser {
     }
 
     private func parseBatch(_ sources: [[UInt8]]) -> [Parse] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushpreview-swiftparse-\(UUID().uuidString)")
-        ChildProcesses.using(folder: folder)
-        defer { ChildProcesses.remove(folder: folder) }
-        let inputs = sources.indices.map { folder.appendingPathComponent("\($0).swift") }
-        let output = folder.appendingPathComponent("ast.json"), diagnostics = folder.appendingPathComponent("diagnostics.txt")
         let failed = { (why: String) in sources.map { _ in Parse(failure: why) } }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (source, input) in zip(sources, inputs) { try Data(source).write(to: input) }
-            try Data().write(to: output)
-            try Data().write(to: diagnostics)
-        } catch {
-            return failed("could not write a copy for swiftc in \(folder.path): \(error.localizedDescription)")
+        // A folder of the process's own (its TMPDIR), removed whichever way the parse ends.
+        let folder: ConfinedFolder
+        do { folder = try ConfinedFolder(trusted: TrustedFiles.temporaryFolder("pushpreview-swiftparse"), links: .refused) } catch {
+            return failed("could not make a folder for swiftc's copy: \(error)")
         }
-        guard let out = FileHandle(forWritingAtPath: output.path), let err = FileHandle(forWritingAtPath: diagnostics.path) else {
-            return failed("could not open swiftc's output files in \(folder.path)")
+        ChildProcesses.using(folder: folder.url)
+        defer { ChildProcesses.remove(folder: folder.url) }
+        let inputs = sources.indices.map { folder.url.appendingPathComponent("\($0).swift") }
+        let out: FileHandle, err: FileHandle
+        do {
+            for (i, source) in sources.enumerated() { try folder.write(source, to: "\(i).swift") }
+            out = try folder.create("ast.json")
+            err = try folder.create("diagnostics.txt")
+        } catch {
+            return failed("could not write a copy for swiftc in \(folder.url.path): \(error.why)")
         }
         let process = Process()
         process.executableURL = swiftc
@@ -83,7 +84,7 @@ struct SwiftcParser {
         var stopped: String?
         while process.isRunning {
             if Date().timeIntervalSince(started) > timeout { stopped = "swiftc took over \(Int(timeout)) s" }
-            let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+            let size = { if case .file(let n)? = folder.kind("ast.json") { return n } else { return 0 } }()
             if size > outputLimit { stopped = "swiftc's AST is over \(outputLimit >> 20) MB" }
             if stopped != nil { ChildProcesses.kill(group: group); break }
             usleep(2_000)
@@ -99,7 +100,7 @@ struct SwiftcParser {
         }
         var results = sources.map { _ in Parse() }
         let index = Dictionary(uniqueKeysWithValues: inputs.enumerated().map { ($1.path, $0) })
-        let messages = String(decoding: FileManager.default.contents(atPath: diagnostics.path) ?? Data(), as: UTF8.self)
+        let messages = String(decoding: (try? folder.read("diagnostics.txt", limit: 64 << 20)) ?? [], as: UTF8.self)
         for line in messages.split(separator: "\n") {
             // FILE:LINE:COL: error: message
             let fields = line.split(separator: ":", maxSplits: 4)
@@ -110,7 +111,7 @@ struct SwiftcParser {
             if Self.notMainFileErrors.contains(where: message.hasPrefix) { continue }
             results[k].errors.append((l, c, message))
         }
-        for file in SwiftASTJSON.parse([UInt8](FileManager.default.contents(atPath: output.path) ?? Data())) {
+        for file in SwiftASTJSON.parse((try? folder.read("ast.json", limit: outputLimit + (1 << 20))) ?? []) {
             guard let k = index[file.file] else { continue }
             results[k].root = file.node
             results[k].failure = file.failure.map { "swiftc's AST could not be read: \($0)" }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -55,7 +56,7 @@ public struct ProjectInit {
         if !strings.isEmpty { found.append("strings: " + strings.map(relative).joined(separator: ", ")) }
 
         // Categories from the app's and the extensions' code.
-        let code = CodeImport.read(app.sources(problems: &problems), root: app.root)
+        let code = CodeImport.read(app.sources(problems: &problems), in: app.repository, root: app.root)
         problems += code.problems
         for category in code.categories {
             found.append("category \(category.identifier): " + (category.actions.isEmpty ? "no actions" : category.actions.map(\.identifier).joined(separator: ", ")) + " (\(category.sites.joined(separator: ", ")))")
@@ -66,12 +67,12 @@ public struct ProjectInit {
         // Each catalog once: a catalog the app and its extensions share is not two sets of colours.
         var catalogs = Set<String>()
         let colors = AssetColors.read(catalogs: ([app.app].compactMap { $0 } + app.extensions.map(\.target)).flatMap(\.resources)
-            .filter { $0.hasSuffix(".xcassets") && catalogs.insert($0).inserted }.compactMap { app.file($0, problems: &problems) }, problems: &problems)
+            .filter { $0.hasSuffix(".xcassets") && catalogs.insert($0).inserted }.compactMap { app.file($0, problems: &problems) }, in: app.repository, problems: &problems)
         var claimed: [String] = []
         for ext in app.extensions where ext.isContent {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
-            let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, root: app.root)
+            let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
             let (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
             var written: [String] = []
             for category in categories {
@@ -87,13 +88,13 @@ public struct ProjectInit {
             }
         }
         let hasService = app.extensions.contains { !$0.isContent }
-        let extensionsCode = CodeImport.read(app.extensions.flatMap(\.target.sources).compactMap { app.file($0, problems: &problems) }, root: app.root)
+        let extensionsCode = CodeImport.read(app.extensions.flatMap(\.target.sources).compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
         let userInfoKeys = extensionsCode.userInfoKeys
         if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.map { k in extensionsCode.userInfoTypes[k].map { "\(k) (\($0.rawValue))" } ?? k }.joined(separator: ", ")) }
         // A service extension that downloads and attaches: the keys it makes URLs of are its media.
         var mediaKeys: [String] = []
         for ext in app.extensions where !ext.isContent {
-            let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, root: app.root)
+            let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
             guard serviceCode.downloadsAttachments else { continue }
             mediaKeys += serviceCode.userInfoTypes.filter { $0.value == .url }.map(\.key).filter { !mediaKeys.contains($0) }
         }
@@ -107,7 +108,7 @@ public struct ProjectInit {
 
         // The repository's own payloads first; a sample only for a category none of them shows.
         let tests = project.targets.filter { $0.productType.contains("unit-test") || $0.productType.contains("ui-testing") }
-        let repository = RepositoryPayloads(root: app.root, skipping: self.folder, testSources: tests.flatMap(\.sources).compactMap { app.file($0, problems: &problems) })
+        let repository = RepositoryPayloads(repository: app.repository, root: app.root, skipping: self.folder, testSources: tests.flatMap(\.sources).compactMap { app.file($0, problems: &problems) })
         problems += repository.problems
         var shown = Set<String?>()
         for payload in repository.found {
@@ -146,7 +147,7 @@ public struct ProjectInit {
             if let path = candidates.first(where: { $0.contains("Base.lproj/") }) ?? candidates.first, let file = app.file(path, problems: &problems) {
                 do {
                     Activity.now("converting the storyboard \(file.path)")
-                    let converted = try StoryboardTemplate.convert(file, bindings: code.outletBindings, colors: colors)
+                    let converted = try StoryboardTemplate.convert(file, in: app.repository, bindings: code.outletBindings, colors: colors)
                     if !madeInCode || !converted.outlets.isEmpty {
                         problems += converted.problems
                         found.append("storyboard \(relative(file)) → template, outlets: " + (converted.outlets.isEmpty ? "none" : converted.outlets.joined(separator: ", ")))

@@ -1,3 +1,5 @@
+import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -28,19 +30,19 @@ struct RepositoryPayloads {
 
     /// Walks `root` (not `skipping`, init's own folder, nor what XcodeDiscovery skips);
     /// `testSources` are the test targets' files, read for literals wherever they lie.
-    init(root: URL, skipping: URL, testSources: [URL]) {
-        let fm = FileManager.default
+    init(repository: Repository, root: URL, skipping: URL, testSources: [URL]) {
         let rootPath = root.standardizedFileURL.path, skipped = skipping.standardizedFileURL.path
         var candidates: [(relative: String, url: URL, kind: String)] = []
         let tests = Set(testSources.map(\.standardizedFileURL.path))
         var seenFiles = 0
         func walk(_ folder: URL, _ relative: [String], depth: Int) {
-            guard depth < 12, let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return }
-            for name in names.sorted() where !XcodeDiscovery.skipped.contains(name) && !name.hasPrefix(".") {
+            guard depth < 12 else { return }
+            for name in repository.names(folder) where !XcodeDiscovery.skipped.contains(name) && !name.hasPrefix(".") {
                 let url = folder.appendingPathComponent(name), path = relative + [name]
-                var isFolder: ObjCBool = false
-                guard fm.fileExists(atPath: url.path, isDirectory: &isFolder), url.path != skipped else { continue }
-                if isFolder.boolValue {
+                // A link is said when its file is read; a folder linked from elsewhere is not walked.
+                guard url.path != skipped, let kind = repository.kind(url) ?? (repository.isLink(url) ? .file(size: 0) : nil) else { continue }
+                if kind == .folder {
+                    if repository.isLink(url) { continue }
                     if !name.hasSuffix(".xcassets"), !name.hasSuffix(".xcodeproj"), !name.hasSuffix(".lproj") { walk(url, path, depth: depth + 1) }
                     continue
                 }
@@ -69,13 +71,14 @@ struct RepositoryPayloads {
             found.append(Found(name: name, json: json, sources: [source]))
         }
         for c in candidates {
-            guard let data = fm.contents(atPath: c.url.path) else { problems.append("\(c.relative): cannot be read"); continue }
-            let bytes = [UInt8](data)
-            let mentionsAPS = bytes.firstRange(of: Array("\"aps\"".utf8), from: 0) != nil
-            guard bytes.count <= Self.maxSize else {
-                if c.kind == "apns" || mentionsAPS { problems.append("\(c.relative): \(bytes.count) bytes, over the \(Self.maxSize >> 10) KB a payload file may have here (APNs takes 4 KB); not read") }
+            let bytes: [UInt8]
+            do { bytes = try repository.read(c.url, limit: Self.maxSize) } catch {
+                if case .tooLarge(let size, _) = error.reason {
+                    if c.kind == "apns" { problems.append("\(c.relative): \(size) bytes, over the \(Self.maxSize >> 10) KB a payload file may have here (APNs takes 4 KB); not read") }
+                } else { problems.append("\(c.relative): cannot be read (\(error.why))") }
                 continue
             }
+            let mentionsAPS = bytes.firstRange(of: Array("\"aps\"".utf8), from: 0) != nil
             switch c.kind {
             case "code":
                 guard mentionsAPS else { continue }
@@ -106,9 +109,20 @@ struct RepositoryPayloads {
     }
 
     /// A payload file's name from its source's: letters, digits, `-`, `_` and `.`, the extension dropped.
+    /// A name longer than `maxName` bytes is cut and ends with a digest of the whole, so it
+    /// stays unique and every file system takes it (255 bytes is the usual limit, with `.apns`).
     static func fileName(_ source: String) -> String {
         let stem = (source as NSString).deletingPathExtension
         let safe = String(stem.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
-        return safe.isEmpty ? "payload" : safe
+        guard !safe.isEmpty else { return "payload" }
+        guard safe.utf8.count > maxName else { return safe }
+        var cut = ""
+        for c in safe {
+            guard cut.utf8.count + c.utf8.count <= maxName - 9 else { break }
+            cut.append(c)
+        }
+        return cut + "-" + String(contentKey(safe).prefix(8))
     }
+
+    static let maxName = 100
 }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -38,9 +39,9 @@ public struct AppIconSet: Sendable, Equatable {
     public static func read(catalog: URL, name: String, in repository: Repository, problems: inout [String]) throws(XcodeProject.ReadError) -> AppIconSet? {
         guard let set = repository.file("\(name).appiconset", relativeTo: catalog, namedIn: catalog.path, problems: &problems),
               let file = repository.file("Contents.json", relativeTo: set, namedIn: set.path, problems: &problems) else { return nil }
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = repository.contents(file, limit: 1 << 20) else { return nil }
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
+        do { json = try JSONParser.parse(data, file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
         guard case .object = json else { throw XcodeProject.ReadError(description: "\(file.path): expected an object, got \(json.typeName)") }
         guard case .array(let images)? = json["images"] else { throw XcodeProject.ReadError(description: "\(file.path): images: expected an array of images, got \(json["images"]?.typeName ?? "nothing")") }
         if let info = json["info"], info.typeName != "object" { problems.append("\(file.path): info: expected an object, got \(info.typeName)") }
@@ -78,7 +79,7 @@ public struct AppIconSet: Sendable, Equatable {
                 throw XcodeProject.ReadError(description: "\(file.path): images[\(i)].filename \"\(filename)\" is not a file in the set")
             }
             guard let image = repository.file(filename, relativeTo: set, namedIn: "\(file.path): images[\(i)]", problems: &problems) else { continue }
-            guard FileManager.default.fileExists(atPath: image.path) else { problem("filename", "\(filename) is not in \(name).appiconset"); continue }
+            guard repository.exists(image) else { problem("filename", "\(filename) is not in \(name).appiconset"); continue }
             guard drawnIdioms.contains(idiom), platform ?? "ios" == "ios", appearance != "high-contrast" else { continue }
             let score = (sides?.first ?? 0) * scale + (idiom == "ipad" ? -0.5 : 0)
             if score > (best[appearance]?.score ?? -1) { best[appearance] = (score, image) }
@@ -89,19 +90,18 @@ public struct AppIconSet: Sendable, Equatable {
     /// Where in `catalog` the set `name` lies, as `FOLDER/…/NAME` without the extension: at the
     /// top, else in its folders (breadth first, sorted, at most 8 deep and 10,000 entries, as a
     /// catalog's groups are), the first found; nil when there is none.
-    static func locate(_ name: String, in catalog: URL) -> String? {
-        let fm = FileManager.default, wanted = "\(name).appiconset"
+    static func locate(_ name: String, in catalog: URL, of repository: Repository) -> String? {
+        let wanted = "\(name).appiconset"
         var level = [""], seen = 0
         for _ in 0..<8 {
             var next: [String] = []
             for folder in level {
-                let path = folder.isEmpty ? catalog.path : catalog.path + "/" + folder
-                let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                let names = repository.names(folder.isEmpty ? catalog : catalog.appendingPathComponent(folder))
                 seen += names.count
                 if names.contains(wanted) { return folder.isEmpty ? name : folder + "/" + name }
                 // Only plain folders hold sets; `.imageset` and the like are assets, not groups.
                 next += names.filter { !$0.contains(".") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }
-                    .filter { var isDir: ObjCBool = false; return fm.fileExists(atPath: catalog.path + "/" + $0, isDirectory: &isDir) && isDir.boolValue }
+                    .filter { repository.isFolder(catalog.appendingPathComponent($0)) }
             }
             guard !next.isEmpty, seen < 10_000 else { return nil }
             level = next

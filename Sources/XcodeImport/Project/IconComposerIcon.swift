@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -57,24 +58,35 @@ public struct IconComposerIcon: Sendable, Equatable {
 
     /// The canvas of every Icon Composer icon, in points.
     public static let canvas = 1024.0
-    public var bundle: URL
+    public var bundle: URL { folder.url }
+    /// The bundle, held open: `icon.json` and every layer are read beneath it.
+    public let folder: ConfinedFolder
     public var file: URL { bundle.appendingPathComponent("icon.json") }
     let root: [(key: String, value: JSONValue)]
+
+    /// Layers drawn per appearance: Icon Composer's icons have a handful; ten thousand would
+    /// take a gallery minutes.
+    public static let maxLayers = 64
 
     public static func == (a: IconComposerIcon, b: IconComposerIcon) -> Bool { a.bundle == b.bundle && JSONValue.object(a.root) == .object(b.root) }
 
     /// The bundle's `icon.json`, parsed; nil when the bundle has none. What cannot be read at all
     /// (not JSON, not an object, no `groups` array) is an error naming the file.
-    public static func read(bundle: URL) throws(XcodeProject.ReadError) -> IconComposerIcon? {
-        let file = bundle.appendingPathComponent("icon.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+    /// `icon.json` is read beneath the bundle: one linked from elsewhere is an error, not read.
+    public static func read(bundle: ConfinedFolder) throws(XcodeProject.ReadError) -> IconComposerIcon? {
+        let file = bundle.url.appendingPathComponent("icon.json")
+        let data: [UInt8]
+        do { data = try bundle.read("icon.json", limit: 4 << 20) } catch {
+            if error.isMissing { return nil }
+            throw XcodeProject.ReadError(description: "\(file.path): \(error.why)")
+        }
         let json: JSONValue
-        do { json = try JSONParser.parse([UInt8](data), file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
+        do { json = try JSONParser.parse(data, file: file.path) } catch { throw XcodeProject.ReadError(description: error.description) }
         guard case .object(let root) = json else { throw XcodeProject.ReadError(description: "\(file.path): expected an object, got \(json.typeName)") }
         guard case .array? = json["groups"] else {
             throw XcodeProject.ReadError(description: "\(file.path): groups: expected an array of groups, got \(json["groups"]?.typeName ?? "nothing")")
         }
-        return IconComposerIcon(bundle: bundle.standardizedFileURL, root: root)
+        return IconComposerIcon(folder: bundle, root: root)
     }
 
     /// The layer files the icon names (that exist), for noticing when one changes.
@@ -89,6 +101,7 @@ public struct IconComposerIcon: Sendable, Equatable {
         var reader = SpecializedReader(file: file.path, appearance: appearance)
         let fill = reader.fill(in: root, at: "", layer: false)
         var groups: [Group] = []
+        var drawn = 0
         for (g, value) in (JSONValue.object(root)["groups"].flatMap(\.arrayItems) ?? []).enumerated() {
             let at = "groups[\(g)]"
             guard case .object(let group) = value else { reader.problem(at, "expected an object, got \(value.typeName)"); continue }
@@ -101,7 +114,11 @@ public struct IconComposerIcon: Sendable, Equatable {
             guard case .array(let list) = items else { reader.problem(at + ".layers", "expected an array of layers, got \(items.typeName)"); continue }
             var layers: [Layer] = []
             for (l, item) in list.enumerated() {
-                if let layer = reader.layer(item, at: "\(at).layers[\(l)]", in: bundle, group: position) { layers.append(layer) }
+                guard drawn < Self.maxLayers else {
+                    reader.problem("\(at).layers[\(l)]", "more than \(Self.maxLayers) layers in the icon; the rest are not drawn")
+                    break
+                }
+                if let layer = reader.layer(item, at: "\(at).layers[\(l)]", in: folder, group: position) { layers.append(layer); drawn += 1 }
             }
             groups.append(Group(opacity: reader.opacity(in: group, at: at), blendMode: reader.blendMode(in: group, at: at), layers: layers.reversed()))
         }

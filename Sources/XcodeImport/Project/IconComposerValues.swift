@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 import Templating
@@ -113,7 +114,7 @@ struct SpecializedReader {
     }
 
     /// A layer as drawn, or nil (with a problem unless it is hidden).
-    mutating func layer(_ item: JSONValue, at: String, in bundle: URL, group: (scale: Double, offset: Icon.Point)) -> Icon.Layer? {
+    mutating func layer(_ item: JSONValue, at: String, in bundle: ConfinedFolder, group: (scale: Double, offset: Icon.Point)) -> Icon.Layer? {
         guard case .object(let layer) = item else { problem(at, "expected an object, got \(item.typeName)"); return nil }
         if bool(in: layer, "hidden", at: at) == true { return nil }
         let name = string(in: layer, "name", at: at) ?? at
@@ -121,9 +122,11 @@ struct SpecializedReader {
         let ext = URL(fileURLWithPath: image).pathExtension.lowercased()
         guard !image.isEmpty, !image.contains("/"), !image.hasPrefix(".") else { problem(at + ".image-name", "\(image.prefix(80)) is not a file in Assets/; layer \(name) not drawn"); return nil }
         guard ["png", "svg"].contains(ext) else { problem(at + ".image-name", "layer \(name): a .\(ext) layer is not drawn (PNG and SVG layers are)"); return nil }
-        let assets = bundle.appendingPathComponent("Assets")
-        guard let url = Confinement.file(image, relativeTo: assets, within: [bundle]) else { problem(at + ".image-name", "Assets/\(image) lies outside the icon; layer \(name) not drawn"); return nil }
-        guard FileManager.default.fileExists(atPath: url.path) else { problem(at + ".image-name", "Assets/\(image) does not exist; layer \(name) not drawn"); return nil }
+        let url = bundle.url.appendingPathComponent("Assets/\(image)")
+        guard bundle.isFile("Assets/\(image)") else {
+            problem(at + ".image-name", bundle.isLink("Assets/\(image)") || bundle.isLink("Assets") ? "Assets/\(image) lies outside the icon; layer \(name) not drawn" : "Assets/\(image) does not exist; layer \(name) not drawn")
+            return nil
+        }
         if bool(in: layer, "glass", at: at) == true { problem(at, "layer \(name): glass not drawn (a Liquid Glass effect); drawn flat") }
         let own = position(in: layer, at: at)
         let offset = Icon.Point(group.offset.x + group.scale * own.offset.x, group.offset.y + group.scale * own.offset.y)

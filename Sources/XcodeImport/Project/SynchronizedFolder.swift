@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// The files of a synchronized folder (`PBXFileSystemSynchronizedRootGroup`) as Xcode sorts
@@ -27,19 +28,17 @@ enum SynchronizedFolder {
     static func files(_ root: URL, in repository: Repository, excluding: Set<String>,
                       alsoExcluding: (String, Bool) -> Bool = { _, _ in false }) -> (sources: [String], resources: [String]) {
         var sources: [String] = [], resources: [String] = []
-        let fm = FileManager.default
         func isExcluded(_ path: String) -> Bool { matches(path, excluding) }
         func walk(_ relative: String, depth: Int) {
-            guard depth < 16, let names = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(relative).path) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
+            guard depth < 16 else { return }
+            for name in repository.names(root.appendingPathComponent(relative)) where !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!) : ""
-                var isFolder: ObjCBool = false
-                _ = fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
-                if isExcluded(path) || alsoExcluding(path, isFolder.boolValue) { continue }
-                if isFolder.boolValue && !packageExtensions.contains(ext) {
-                    // A symlinked folder is walked only when it leads to one inside the repository.
-                    if repository.contains(root.appendingPathComponent(path)) { walk(path, depth: depth + 1) }
+                // A symlinked folder is walked only when it leads to one inside the repository.
+                let isFolder = repository.isFolder(root.appendingPathComponent(path))
+                if isExcluded(path) || alsoExcluding(path, isFolder) { continue }
+                if isFolder && !packageExtensions.contains(ext) {
+                    walk(path, depth: depth + 1)
                     continue
                 }
                 if sourceExtensions.contains(ext) { sources.append(path) } else if ext != "h" && name != "Info.plist" { resources.append(path) }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -122,7 +123,7 @@ extension TuistTargetReader {
         func normalized(_ p: String) -> String { Self.relative(URL(fileURLWithPath: p, relativeTo: folder), to: folder) }
         let parts = pattern.split(separator: "/").map(String.init)
         let literal = (pattern.hasPrefix("/") ? "/" : "") + parts.prefix { !$0.contains(where: { "*?[{".contains($0) }) }.joined(separator: "/")
-        guard let base = Confinement.file(literal, relativeTo: folder, within: [root]) else {
+        guard let tree, let base = ConfinedRoots([tree]).file(literal, relativeTo: folder) else {
             problems.append("\(site): target \(target): the glob \(pattern) lies outside \(root.path); not read")
             return []
         }
@@ -136,23 +137,20 @@ extension TuistTargetReader {
         }
         var visited = Set<String>()
         func walk(_ url: URL, depth: Int) {
-            guard depth < Self.maxDepth, visited.insert(url.resolvingSymlinksInPath().path).inserted,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
+            guard depth < Self.maxDepth, visited.insert(url.resolvingSymlinksInPath().path).inserted else { return }
+            for name in (try? tree.names(url)) ?? [] where !name.hasPrefix(".") {
                 guard budget > 0 else { return }
                 budget -= 1
                 let child = url.appendingPathComponent(name)
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isFolder) else { continue }
-                if isFolder.boolValue && !XcodeGenSources.folderFiles.contains(child.pathExtension) { walk(child, depth: depth + 1) } else if name != "Info.plist" { consider(child) }
+                guard let kind = tree.kind(child) else { continue }
+                if kind == .folder && !XcodeGenSources.folderFiles.contains(child.pathExtension) { walk(child, depth: depth + 1) } else if name != "Info.plist" { consider(child) }
             }
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: base.path, isDirectory: &isFolder) else {
+        guard let kind = tree.kind(base) else {
             problems.append("\(site): target \(target): the glob \(pattern) matches no file (\(Self.relative(base, to: folder)) does not exist)")
             return []
         }
-        if isFolder.boolValue && !XcodeGenSources.folderFiles.contains(base.pathExtension) { walk(base, depth: 0) } else { consider(base) }
+        if kind == .folder && !XcodeGenSources.folderFiles.contains(base.pathExtension) { walk(base, depth: 0) } else { consider(base) }
         if budget <= 0 { problems.append("\(site): target \(target): \(XcodeGenSources.exhausted)") }
         return found
     }

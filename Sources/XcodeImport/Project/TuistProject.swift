@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -28,20 +29,22 @@ extension XcodeProject {
         guard let swiftc = SwiftcParser.findSwiftc() else {
             throw ReadError(description: "\(file.path): a Tuist manifest is read with Swift's own parser, and swiftc is not on PATH (install a Swift toolchain, or put its usr/bin on PATH)")
         }
-        let (root, helpers) = Self.tuistHelpers(for: file.deletingLastPathComponent())
+        let (root, helpers) = Self.tuistHelpers(for: file.deletingLastPathComponent(), in: self.repository)
         var texts: [SwiftSourceText] = []
         var problems: [String] = []
+        // The manifest and its helpers are the repository's files: one linked from outside is not read.
         for url in [file] + helpers {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                if url == file { throw ReadError(description: "\(file.path): the Tuist manifest cannot be read") }
-                problems.append("\(url.path): cannot be read; the helpers it defines are not followed")
+            let data: [UInt8]
+            do { data = try self.repository.read(url, limit: CodeImport.maxFileSize) } catch {
+                if case .tooLarge(let size, _) = error.reason {
+                    problems.append("\(url.path): \(size) bytes, over the \(CodeImport.maxFileSize >> 20) MB a manifest may have; not read")
+                    continue
+                }
+                if url == file { throw ReadError(description: "\(file.path): the Tuist manifest cannot be read (\(error.why))") }
+                problems.append("\(url.path): cannot be read (\(error.why)); the helpers it defines are not followed")
                 continue
             }
-            guard data.count <= CodeImport.maxFileSize else {
-                problems.append("\(url.path): \(data.count) bytes, over the \(CodeImport.maxFileSize >> 20) MB a manifest may have; not read")
-                continue
-            }
-            texts.append(SwiftSourceText(ConditionalCompilation.activeSource([UInt8](data)), file: url.path))
+            texts.append(SwiftSourceText(ConditionalCompilation.activeSource(data), file: url.path))
         }
         let parses = SwiftcParser(swiftc: swiftc).parse(texts.map(\.bytes))
         for (text, parse) in zip(texts, parses) {
@@ -61,7 +64,7 @@ extension XcodeProject {
         if let n = project["name"]?.text { name = n } else { problems.append((project["name"]?.unknownReason ?? "\(project.site): the project's name is \(project["name"]?.sketch ?? "not given")") + "; it is called \(name)") }
         let options = project["options"]?.call
         developmentRegion = options?["developmentRegion"]?.text ?? "en"
-        var reader = TuistTargetReader(folder: folder, root: root, projectName: name, developmentRegion: developmentRegion ?? "en", projectSettings: project["settings"])
+        var reader = TuistTargetReader(folder: folder, root: root, tree: try? self.repository.folder(root), projectName: name, developmentRegion: developmentRegion ?? "en", projectSettings: project["settings"])
         let elements = project["targets"].map { $0.array ?? [$0] } ?? []
         for element in elements {
             if let target = reader.target(element) { targets.append(target) }
@@ -79,16 +82,17 @@ extension XcodeProject {
     /// The helpers' files: `Tuist/ProjectDescriptionHelpers` in the manifest's folder or the
     /// nearest folder above it that has one (Tuist's root), not past the repository's `.git`;
     /// with none, the root is the manifest's folder.
-    static func tuistHelpers(for folder: URL) -> (root: URL, files: [URL]) {
+    /// A helper that is a link leading out of the repository is listed too: reading it is refused, and said.
+    static func tuistHelpers(for folder: URL, in repository: Repository) -> (root: URL, files: [URL]) {
         var current = folder.standardizedFileURL
         for _ in 0..<16 {
             let helpers = current.appendingPathComponent("Tuist/ProjectDescriptionHelpers")
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: helpers.path, isDirectory: &isFolder), isFolder.boolValue {
-                let files = FileManager.default.enumerator(at: helpers, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-                return (current, files.filter { $0.pathExtension == "swift" }.map(\.standardizedFileURL).sorted { $0.path < $1.path }.prefix(256).map { $0 })
+            if repository.isFolder(helpers), let tree = try? repository.folder(helpers) {
+                let listed = tree.files(limit: 256)
+                let files = (listed.files + listed.refused).filter { $0.hasSuffix(".swift") }.map { helpers.appendingPathComponent($0) }
+                return (current, files.sorted { $0.path < $1.path })
             }
-            if FileManager.default.fileExists(atPath: current.appendingPathComponent(".git").path) || current.path == "/" { break }
+            if repository.exists(current.appendingPathComponent(".git")) || !repository.contains(current.deletingLastPathComponent()) || current.path == "/" { break }
             current = current.deletingLastPathComponent()
         }
         return (folder.standardizedFileURL, [])
@@ -100,15 +104,18 @@ struct TuistTargetReader {
     let folder: URL
     /// Tuist's root (the folder holding `Tuist/`): `.relativeToRoot` paths start there, and no glob leads out of it.
     let root: URL
+    /// The root, held open: every glob is walked beneath it.
+    let tree: ConfinedFolder?
     let projectName: String
     let developmentRegion: String
     let projectSettings: TuistValue?
     var problems: [String] = []
     var budget = XcodeGenSources.maxFiles
 
-    init(folder: URL, root: URL, projectName: String, developmentRegion: String, projectSettings: TuistValue?) {
+    init(folder: URL, root: URL, tree: ConfinedFolder?, projectName: String, developmentRegion: String, projectSettings: TuistValue?) {
         self.folder = folder
         self.root = root
+        self.tree = tree
         self.projectName = projectName
         self.developmentRegion = developmentRegion
         self.projectSettings = projectSettings

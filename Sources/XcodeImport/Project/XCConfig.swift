@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// The build settings of an `.xcconfig` file as Xcode reads them: `KEY = VALUE` lines (a
@@ -42,9 +43,13 @@ struct XCConfig {
             problems.append("\(from): includes nested deeper than \(Self.maxIncludeDepth) or more than \(Self.maxFiles) files; \(file.lastPathComponent) not read")
             return
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        guard size <= Self.maxBytes, let data = FileManager.default.contents(atPath: file.path) else {
-            problems.append(size > Self.maxBytes ? "\(file.path): \(size) bytes, more than an xcconfig file may have; not read" : "\(from): the xcconfig file \(file.path) does not exist; its settings are not read")
+        let data: [UInt8]
+        do { data = try repository.read(file, limit: Self.maxBytes) } catch {
+            switch error.reason {
+            case .tooLarge(let size, _): problems.append("\(file.path): \(size) bytes, more than an xcconfig file may have; not read")
+            case .missing: problems.append("\(from): the xcconfig file \(file.path) does not exist; its settings are not read")
+            default: problems.append("\(from): the xcconfig file \(error.description); its settings are not read")
+            }
             return
         }
         files.append(file)
@@ -96,7 +101,7 @@ struct XCConfig {
         var refused: [String] = []
         let candidates = (path.hasPrefix("/") ? [file.deletingLastPathComponent()] : [file.deletingLastPathComponent(), projectFolder])
             .compactMap { repository.file(path, relativeTo: $0, namedIn: at, problems: &refused) }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        guard let found = candidates.first(where: { repository.exists($0) }) else {
             if candidates.isEmpty { problems += refused.prefix(1); return }
             let pods = path.hasPrefix("Pods/") ? " (CocoaPods' settings: `pod install` writes them)" : ""
             if !optional { problems.append("\(at): #include \"\(path)\" is found neither beside it nor in the project's folder\(pods); skipped") }

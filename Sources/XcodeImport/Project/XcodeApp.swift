@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -133,13 +134,15 @@ public struct XcodeApp {
         let bundles = app.resources.filter { $0.split(separator: "/").last.map(String.init) == "\(name).icon" }
         for path in bundles {
             guard let bundle = file(path, problems: &problems) else { continue }
-            do { if let icon = try IconComposerIcon.read(bundle: bundle) { return .composer(icon) } } catch { problems.append(error.description) }
+            do {
+                if let icon = try IconComposerIcon.read(bundle: try repository.folder(bundle)) { return .composer(icon) }
+            } catch let error as FileRefusal { problems.append("\(bundle.path): \(error.why)") } catch { problems.append("\(error)") }
         }
         let catalogs = app.resources.filter { $0.hasSuffix(".xcassets") }
         for path in catalogs {
             guard let catalog = file(path, problems: &problems) else { continue }
             // Xcode finds the set in the catalog's folders too (AppIcons/AppIcon.appiconset).
-            guard let found = AppIconSet.locate(name, in: catalog) else { continue }
+            guard let found = AppIconSet.locate(name, in: catalog, of: repository) else { continue }
             do { if let set = try AppIconSet.read(catalog: catalog, name: found, in: repository, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
         }
         let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")

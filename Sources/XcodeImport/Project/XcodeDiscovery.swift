@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -22,35 +23,32 @@ public enum XcodeDiscovery {
     /// Tuist manifest (and perhaps the `.xcodeproj`'s shared schemes) is read from that.
     public static func projects(at path: URL) throws(XcodeProject.ReadError) -> [URL] {
         let path = path.standardizedFileURL
+        let repository = Repository(around: path)
         switch path.pathExtension {
         case "xcodeproj":
             let spec = path.deletingLastPathComponent().appendingPathComponent("project.yml")
-            return !isGenerated(path) && FileManager.default.fileExists(atPath: spec.path) ? [spec] : [path]
-        case "xcworkspace": return try workspaceProjects(path)
+            return !isGenerated(path, in: repository) && repository.exists(spec) ? [spec] : [path]
+        case "xcworkspace": return try workspaceProjects(path, in: repository)
         case "yml", "yaml": return [path]
         case "swift" where path.lastPathComponent == "Workspace.swift": return try projects(at: path.deletingLastPathComponent())
         case "swift": return [path]
         default:
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard TrustedFiles.isFolder(path) else {
                 throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift")
             }
             var found: [URL] = []
             func walk(_ folder: URL, depth: Int) {
-                guard depth < 8, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+                let names = repository.names(folder)
+                guard depth < 8, !names.isEmpty else { return }
                 let projects = names.filter { $0.hasSuffix(".xcodeproj") }.map { folder.appendingPathComponent($0) }
-                let readsSpec = names.contains(where: manifestNames.contains) && !projects.contains(where: isGenerated)
+                let readsSpec = names.contains(where: manifestNames.contains) && !projects.contains { isGenerated($0, in: repository) }
                 for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
                     let url = folder.appendingPathComponent(name)
                     if name.hasSuffix(".xcodeproj") { if !readsSpec { found.append(url) }; continue }
                     if manifestNames.contains(name) { if readsSpec { found.append(url) }; continue }
                     // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
                     if name.hasSuffix(".xcworkspace") { continue }
-                    var dir: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &dir), dir.boolValue,
-                       (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) != true {
-                        walk(url, depth: depth + 1)
-                    }
+                    if repository.isFolder(url), !repository.isLink(url) { walk(url, depth: depth + 1) }
                 }
             }
             walk(path, depth: 0)
@@ -59,25 +57,33 @@ public enum XcodeDiscovery {
     }
 
     /// Whether an `.xcodeproj` holds a project (XcodeGen's output may be absent, its schemes committed).
-    static func isGenerated(_ project: URL) -> Bool {
-        FileManager.default.fileExists(atPath: project.appendingPathComponent("project.pbxproj").path)
+    static func isGenerated(_ project: URL, in repository: Repository) -> Bool {
+        repository.exists(project.appendingPathComponent("project.pbxproj"))
     }
 
     /// The projects a workspace lists: `group:` locations relative to the enclosing group's,
     /// `container:` to the workspace's folder, `absolute:` as they are; its own
     /// `project.xcworkspace` (inside a project) stands for that project.
-    static func workspaceProjects(_ workspace: URL) throws(XcodeProject.ReadError) -> [URL] {
+    /// A project it lists outside the repository that holds it is said, not read.
+    static func workspaceProjects(_ workspace: URL, in repository: Repository) throws(XcodeProject.ReadError) -> [URL] {
         if workspace.deletingLastPathComponent().pathExtension == "xcodeproj" { return [workspace.deletingLastPathComponent()] }
         let file = workspace.appendingPathComponent("contents.xcworkspacedata")
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw XcodeProject.ReadError(description: "\(file.path): no such file (is \(workspace.lastPathComponent) a workspace?)") }
+        let data: [UInt8]
+        do { data = try repository.read(file, limit: 4 << 20) } catch {
+            throw XcodeProject.ReadError(description: error.isMissing ? "\(file.path): no such file (is \(workspace.lastPathComponent) a workspace?)" : "\(file.path): \(error.why)")
+        }
         let reader = WorkspaceReader(folder: workspace.deletingLastPathComponent())
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: Data(data))
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
         let parsed = parser.parse()
         guard parsed, parser.parserError == nil, reader.closed else {
             let why = parser.parserError.map { "\($0.localizedDescription)" } ?? (reader.closed ? "not well-formed XML" : "the file ends before </Workspace> (cut short?)")
             throw XcodeProject.ReadError(description: "\(file.path): line \(parser.lineNumber), column \(parser.columnNumber): \(why)")
+        }
+        let outside = reader.projects.filter { !repository.contains($0) }
+        guard outside.isEmpty else {
+            throw XcodeProject.ReadError(description: "\(file.path): lists \(outside.map(\.path).joined(separator: ", ")), outside the repository \(repository.root.path); not read (give init the project itself)")
         }
         return reader.projects
     }
@@ -102,9 +108,9 @@ public enum XcodeDiscovery {
             plist = foundationValue(generated) as? [String: Any] ?? [:]
         } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty, let file = project.file(path, problems: &problems) {
             place = file.path
-            if let data = FileManager.default.contents(atPath: file.path) {
+            if let data = project.repository.contents(file, limit: 4 << 20) {
                 do {
-                    if let read = try PropertyList.read([UInt8](data), file: file.path) as? [String: Any] { plist = read }
+                    if let read = try PropertyList.read(data, file: file.path) as? [String: Any] { plist = read }
                     else { problems.append("\(file.path): target \(target.name)'s Info.plist is not a dictionary") }
                 } catch { problems.append(error.description) }
             } else {
@@ -151,7 +157,7 @@ extension XcodeDiscovery {
             let file = URL(fileURLWithPath: name).lastPathComponent
             if let hit = target.resources.first(where: { $0 == name || $0.hasSuffix("/" + name) || URL(fileURLWithPath: $0).lastPathComponent == file }) { return hit }
             var ignored: [String] = [] // said when the font is read
-            if let folder = target.resources.first(where: { project.file($0 + "/" + name, problems: &ignored).map { FileManager.default.fileExists(atPath: $0.path) } ?? false }) {
+            if let folder = target.resources.first(where: { project.file($0 + "/" + name, problems: &ignored).map { project.repository.exists($0) } ?? false }) {
                 return folder + "/" + name
             }
             problems.append("target \(target.name): UIAppFonts lists \(name), which is not among its resources; drawn without it")

@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// A target's files from its XcodeGen `sources:`, sorted into build phases as XcodeGen sorts
@@ -52,8 +53,8 @@ struct XcodeGenSources {
         }
         problems += spec.respelling(pathNode)
         let path = spec.relative(url)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        let isFolder = spec.repository.isFolder(url)
+        guard spec.repository.exists(url) else {
             if entry["optional"]?.bool != true {
                 let variable = pathNode.string!.contains("${") ? " (it names an environment variable, which is not expanded)" : ""
                 problems.append("\(pathNode.location): target \(target)'s source \(pathNode.string!) does not exist\(variable); skipped")
@@ -77,7 +78,7 @@ struct XcodeGenSources {
             return items.compactMap(\.string).map(PathGlob.init)
         }
         let filter = Filter(excludes: globs("excludes"), includes: globs("includes"))
-        let type = entry["type"]?.string ?? (!isFolder.boolValue || !url.pathExtension.isEmpty ? "file" : defaultType ?? "group")
+        let type = entry["type"]?.string ?? (!isFolder || !url.pathExtension.isEmpty ? "file" : defaultType ?? "group")
         switch type {
         case "file":
             file(path, phase: phase)
@@ -92,7 +93,7 @@ struct XcodeGenSources {
         default:
             if type != "group" { problems.append("\(entry.location): target \(target)'s source type \(type) is not one XcodeGen knows; read as a group") }
             var visited = Set<String>()
-            walk(url, path: path, inner: [], filter: filter, phase: phase, visited: &visited)
+            walk(url, path: path, inner: [], filter: filter, phase: phase, in: spec.repository, visited: &visited)
         }
     }
 
@@ -117,10 +118,9 @@ struct XcodeGenSources {
     }
 
     /// A group's files, folders within it walked (a folder linked back to one being walked is not).
-    mutating func walk(_ url: URL, path: String, inner: [Substring], filter: Filter, phase: Phase?, visited: inout Set<String>) {
-        guard inner.count < Self.maxDepth, visited.insert(url.resolvingSymlinksInPath().path).inserted,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
-        for name in names.sorted() where !name.hasPrefix(".") {
+    mutating func walk(_ url: URL, path: String, inner: [Substring], filter: Filter, phase: Phase?, in repository: Repository, visited: inout Set<String>) {
+        guard inner.count < Self.maxDepth, visited.insert(url.resolvingSymlinksInPath().path).inserted else { return }
+        for name in repository.names(url) where !name.hasPrefix(".") {
             guard budget > 0 else {
                 if !problems.contains(where: { $0.hasSuffix(Self.exhausted) }) { problems.append("\(url.path): \(Self.exhausted)") }
                 return
@@ -128,10 +128,10 @@ struct XcodeGenSources {
             budget -= 1
             let child = url.appendingPathComponent(name), childInner = inner + [Substring(name)], childPath = join(path, name)
             let ext = child.pathExtension
-            if isFolder(child) && !Self.folderFiles.contains(ext) {
+            if repository.isFolder(child) && !Self.folderFiles.contains(ext) {
                 if filter.excludes(childInner) { continue }
-                if ext != "lproj" { walk(child, path: childPath, inner: childInner, filter: filter, phase: phase, visited: &visited); continue }
-                for localized in ((try? FileManager.default.contentsOfDirectory(atPath: child.path)) ?? []).sorted()
+                if ext != "lproj" { walk(child, path: childPath, inner: childInner, filter: filter, phase: phase, in: repository, visited: &visited); continue }
+                for localized in repository.names(child)
                 where budget > 0 && !localized.hasPrefix(".") && filter.keeps(childInner + [Substring(localized)]) {
                     budget -= 1
                     file(join(childPath, localized), phase: phase)
@@ -140,10 +140,5 @@ struct XcodeGenSources {
                 file(childPath, phase: phase)
             }
         }
-    }
-
-    func isFolder(_ url: URL) -> Bool {
-        var folder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) && folder.boolValue
     }
 }

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 
 /// An XcodeGen spec (`project.yml`) with its `include:`s merged in as XcodeGen merges them —
@@ -27,7 +28,7 @@ struct XcodeGenSpec {
         folder = file.deletingLastPathComponent()
         self.repository = repository
         let read: YAMLNode?
-        do { read = try YAMLReader.read(file) } catch { throw XcodeProject.ReadError(description: error.description) }
+        do { read = try YAMLReader.read(file, in: repository) } catch { throw XcodeProject.ReadError(description: error.description) }
         guard let read, read.mapping != nil else {
             throw XcodeProject.ReadError(description: "\(file.path):\(read?.line ?? 1): an XcodeGen spec is a mapping (name:, targets:, …), not \(read?.kind ?? "an empty file")")
         }
@@ -68,12 +69,12 @@ struct XcodeGenSpec {
                 problems.append("\(include.location): includes nested deeper than \(Self.maxIncludeDepth) or more than \(Self.maxFiles) specs; \(path) not included")
                 continue
             }
-            guard FileManager.default.fileExists(atPath: included.path) else {
+            guard repository.exists(included) else {
                 problems.append("\(include.location): the included spec \(path) does not exist\(path.contains("${") ? " (it names an environment variable, which is not expanded)" : ""); its targets are not read")
                 continue
             }
             let spec: YAMLNode?
-            do { spec = try YAMLReader.read(included) } catch {
+            do { spec = try YAMLReader.read(included, in: repository) } catch {
                 problems.append("\(error.description) (included from \(include.location)); not included")
                 continue
             }

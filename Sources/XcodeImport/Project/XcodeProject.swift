@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -91,9 +92,12 @@ public struct XcodeProject: Sendable {
             throw ReadError(description: refused.joined(separator: "; "))
         }
         definitionFiles = [file]
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw ReadError(description: "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)") }
+        let data: [UInt8]
+        do { data = try self.repository.read(file) } catch {
+            throw ReadError(description: error.isMissing ? "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)" : error.description)
+        }
         let root: Any
-        do { root = try PropertyList.read([UInt8](data), file: file.path) } catch { throw ReadError(description: error.description) }
+        do { root = try PropertyList.read(data, file: file.path) } catch { throw ReadError(description: error.description) }
         guard let top = root as? [String: Any], let objects = top["objects"] as? [String: Any],
               let rootID = top["rootObject"] as? String else {
             throw ReadError(description: "\(file.path): not a project file (no objects and rootObject)")
@@ -116,7 +120,7 @@ public struct XcodeProject: Sendable {
                 return (c.settings, origins)
             }
             // Said once for the project below: CocoaPods' are absent until `pod install` writes them.
-            guard FileManager.default.fileExists(atPath: url.path) else { missingBases.insert(path); return (c.settings, origins) }
+            guard repository.exists(url) else { missingBases.insert(path); return (c.settings, origins) }
             let read = XCConfig(file: url, projectFolder: folder, repository: repository, from: "\(place): baseConfigurationReference")
             graph.problems += read.problems.filter { !graph.problems.contains($0) }
             xcconfigFiles += read.files

@@ -1,5 +1,6 @@
-import Checked
 import CYAML
+import Checked
+import ConfinedFiles
 import Foundation
 
 /// A YAML value as read, with the file, line and column it begins at: the YAML 1.1 an XcodeGen
@@ -74,15 +75,15 @@ public enum YAMLReader {
     public static let maxValues = 500_000
 
     /// The file's one document; nil when it has none (an empty file, or only comments).
-    public static func read(_ file: URL) throws(YAMLError) -> YAMLNode? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        guard size <= maxBytes else {
-            throw YAMLError(file: file.path, line: 1, column: 1, message: "\(size) bytes, more than the \(maxBytes >> 20) MB a spec may have")
+    public static func read(_ file: URL, in repository: Repository) throws(YAMLError) -> YAMLNode? {
+        let data: [UInt8]
+        do { data = try repository.read(file, limit: maxBytes) } catch {
+            if case .tooLarge(let size, _) = error.reason {
+                throw YAMLError(file: file.path, line: 1, column: 1, message: "\(size) bytes, more than the \(maxBytes >> 20) MB a spec may have")
+            }
+            throw YAMLError(file: file.path, line: 1, column: 1, message: error.isMissing ? "cannot be read (no such file?)" : "cannot be read: \(error.why)")
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw YAMLError(file: file.path, line: 1, column: 1, message: "cannot be read (no such file?)")
-        }
-        return try parse([UInt8](data), file: file.path)
+        return try parse(data, file: file.path)
     }
 
     public static func parse(_ bytes: [UInt8], file: String) throws(YAMLError) -> YAMLNode? {

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -12,50 +13,61 @@ public enum AssetColors {
 
     /// Catalogs in order; a name found again later is said and the first kept. What cannot be
     /// read is said in `problems` (file and what is wrong) and the rest is still read.
-    public static func read(catalogs: [URL], problems: inout [String]) -> [String: NamedColor] {
+    /// Each catalog is read beneath `repository` (by default the one around the first catalog).
+    public static func read(catalogs: [URL], in repository: Repository? = nil, problems: inout [String]) -> [String: NamedColor] {
+        guard let repository = repository ?? catalogs.first.map({ Repository(around: $0.deletingLastPathComponent()) }) else { return [:] }
         var out: [String: NamedColor] = [:]
         var entries = 0
-        func walk(_ folder: URL, prefix: String, depth: Int) {
-            guard depth < 12, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
+        // Each catalog held open: its folders are walked beneath it, links not entered.
+        func walk(_ catalog: ConfinedFolder, _ folder: String, prefix: String, depth: Int) {
+            guard depth < 12, let names = try? catalog.names(folder) else { return }
+            for name in names where !name.hasPrefix(".") {
                 entries += 1
                 guard entries <= maxEntries else { return }
-                let url = folder.appendingPathComponent(name)
-                guard (try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])).map({ $0.isDirectory == true && $0.isSymbolicLink != true }) == true else { continue }
+                let path = folder.isEmpty ? name : folder + "/" + name
+                guard catalog.isFolder(path), !catalog.isLink(path) else { continue }
+                let url = catalog.url.appendingPathComponent(path)
                 if name.hasSuffix(".colorset") {
                     let colorName = prefix + String(name.dropLast(".colorset".count))
-                    guard let color = colorSet(url.appendingPathComponent("Contents.json"), problems: &problems) else { continue }
+                    guard let color = colorSet(path + "/Contents.json", in: catalog, problems: &problems) else { continue }
                     if out[colorName] != nil { problems.append("\(url.path): a second colour named \"\(colorName)\"; the first is kept"); continue }
                     out[colorName] = color
                 } else if !name.contains(".") {
-                    let namespaced = contents(url.appendingPathComponent("Contents.json"), problems: &problems)?["properties"]?["provides-namespace"] == .bool(true)
-                    walk(url, prefix: namespaced ? prefix + name + "/" : prefix, depth: depth + 1)
+                    let namespaced = contents(path + "/Contents.json", in: catalog, problems: &problems)?["properties"]?["provides-namespace"] == .bool(true)
+                    walk(catalog, path, prefix: namespaced ? prefix + name + "/" : prefix, depth: depth + 1)
                 }
             }
         }
-        for catalog in catalogs { walk(catalog, prefix: "", depth: 0) }
+        for catalog in catalogs {
+            do { walk(try repository.folder(catalog), "", prefix: "", depth: 0) } catch {
+                if !error.isMissing { problems.append("\(catalog.path): \(error.why)") }
+            }
+        }
         if entries > maxEntries { problems.append("\(catalogs.map(\.path).joined(separator: ", ")): more than \(maxEntries) files; the colour sets after them are not read") }
         return out
     }
 
     /// A file's JSON; nil when there is no file, or (said) when it is too big or not JSON.
-    static func contents(_ file: URL, problems: inout [String]) -> JSONValue? {
+    static func contents(_ path: String, in catalog: ConfinedFolder, problems: inout [String]) -> JSONValue? {
+        let file = catalog.url.appendingPathComponent(path)
         // The folders walked are no symlinks; a Contents.json linked from elsewhere is not read either.
-        guard Confinement.file(file.lastPathComponent, relativeTo: file.deletingLastPathComponent(), within: [file.deletingLastPathComponent()]) != nil else {
-            problems.append("\(file.path): a symbolic link that leads outside its folder; not read")
+        let data: [UInt8]
+        do { data = try catalog.read(path, limit: maxFileBytes) } catch {
+            switch error.reason {
+            case .missing: break
+            case .tooLarge: problems.append("\(file.path): more than \(maxFileBytes / 1024) KB; not read")
+            case .outside, .absoluteLink: problems.append("\(file.path): a symbolic link that leads outside its folder; not read")
+            default: problems.append("\(file.path): \(error.why); not read")
+            }
             return nil
         }
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
-        guard size.intValue <= maxFileBytes, let data = FileManager.default.contents(atPath: file.path) else {
-            problems.append("\(file.path): more than \(maxFileBytes / 1024) KB; not read")
-            return nil
-        }
-        do { return try JSONParser.parse([UInt8](data), file: file.path) } catch { problems.append(error.description); return nil }
+        do { return try JSONParser.parse(data, file: file.path) } catch { problems.append(error.description); return nil }
     }
 
-    static func colorSet(_ file: URL, problems: inout [String]) -> NamedColor? {
-        guard let json = contents(file, problems: &problems) else {
-            if !FileManager.default.fileExists(atPath: file.path) { problems.append("\(file.path): no such file; the colour set is not read") }
+    static func colorSet(_ path: String, in catalog: ConfinedFolder, problems: inout [String]) -> NamedColor? {
+        let file = catalog.url.appendingPathComponent(path)
+        guard let json = contents(path, in: catalog, problems: &problems) else {
+            if catalog.kind(path) == nil && !catalog.isLink(path) { problems.append("\(file.path): no such file; the colour set is not read") }
             return nil
         }
         guard case .array(let colors)? = json["colors"] else { problems.append("\(file.path): colors: expected an array of colours"); return nil }

@@ -1,5 +1,6 @@
-import Checked
 import CXML2
+import Checked
+import ConfinedFiles
 import Foundation
 import Payload
 
@@ -64,18 +65,20 @@ enum InterfaceBuilderXML {
     /// Real storyboards nest a few dozen elements; libxml2 itself stops at 256.
     static let maxDepth = 128
 
-    static func read(_ file: URL, problems: inout [ConversionProblem]) throws(XcodeProject.ReadError) -> IBElement {
+    static func read(_ file: URL, in repository: Repository, problems: inout [ConversionProblem]) throws(XcodeProject.ReadError) -> IBElement {
         let path = file.path
         func fail(_ line: Int, _ message: String) -> XcodeProject.ReadError { .init(description: "\(path):\(line): \(message)") }
         // The size first, so that a huge (or endless) file is never read into memory.
-        guard let info = try? FileManager.default.attributesOfItem(atPath: path) else { throw fail(0, "no such file") }
-        guard info[.type] as? FileAttributeType == .typeRegular else { throw fail(0, "not a regular file") }
-        let size = (info[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maxBytes else {
-            throw fail(0, "\(megabytes(size)) is more than the \(megabytes(maxBytes)) an Interface Builder file is read up to; not converted (a content extension's storyboard is a few KB)")
+        let bytes: [UInt8]
+        do { bytes = try repository.read(file, limit: maxBytes) } catch {
+            switch error.reason {
+            case .missing: throw fail(0, "no such file")
+            case .notAFile: throw fail(0, "not a regular file")
+            case .tooLarge(let size, _):
+                throw fail(0, "\(megabytes(size)) is more than the \(megabytes(maxBytes)) an Interface Builder file is read up to; not converted (a content extension's storyboard is a few KB)")
+            default: throw fail(0, error.why)
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail(0, "could not be read") }
-        let bytes = [UInt8](data)
         let doc: UnsafeMutablePointer<xmlDoc>
         switch UntrustedXML.parse(bytes, file: path) {
         case .success(let d): doc = d

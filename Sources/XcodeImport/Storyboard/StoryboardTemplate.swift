@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 
 /// What the converter could not carry over: the line of the file and what was drawn instead.
@@ -23,9 +24,10 @@ public struct StoryboardTemplate: Sendable {
     /// view of a XIB. `bindings`: outlet name → Mustache path found in the extension's code
     /// ("titleLabel" → "title"); an outlet with none keeps its design-time text or image and gets
     /// a comment saying what to bind. `colors`: the asset catalogs' named colours by name.
-    public static func convert(_ file: URL, bindings: [String: String], colors: [String: NamedColor]) throws(XcodeProject.ReadError) -> StoryboardTemplate {
+    /// The file is read beneath `repository` (by default the one around it).
+    public static func convert(_ file: URL, in repository: Repository? = nil, bindings: [String: String], colors: [String: NamedColor]) throws(XcodeProject.ReadError) -> StoryboardTemplate {
         var numbers: [ConversionProblem] = []
-        let document = try InterfaceBuilderXML.read(file, problems: &numbers)
+        let document = try InterfaceBuilderXML.read(file, in: repository ?? Repository(around: file.deletingLastPathComponent()), problems: &numbers)
         let scene = try StoryboardScene(document: document, file: file.path)
         var writer = TemplateWriter(scene: scene, bindings: bindings, catalog: colors)
         let html = writer.write()
