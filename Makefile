@@ -1,15 +1,19 @@
 # PushPreview — the two commands in the README are `make demo` and `make test`.
 SWIFT ?= swift
 BIN := .build/release/pushpreview
+# Every release build links the Swift runtime and Foundation into the executable, so what make
+# install and make deb ship runs without the toolchain (nothing from /opt/swift), and so the
+# release builds of build, deb, bench and fidelity are one build, not one per set of flags.
+RELEASE := -c release --static-swift-stdlib
 SHARED ?= ../shared
 
-.PHONY: deps build install deb demo test slow-clients bench fidelity fidelity-compare fidelity-record fidelity-wpt fuzz fuzz-smoke sanitizers clean
+.PHONY: deps build install deb check-deb ci-recipes demo test slow-clients bench fidelity fidelity-compare fidelity-record fidelity-wpt fuzz fuzz-smoke sanitizers clean
 
 deps:
 	@scripts/install-deps
 
 build: deps
-	$(SWIFT) build -c release --product pushpreview
+	$(SWIFT) build $(RELEASE) --product pushpreview
 
 # PREFIX/bin/pushpreview and PREFIX/share/pushpreview/ (found relative to the executable), under
 # DESTDIR when packaging.
@@ -18,9 +22,21 @@ DESTDIR ?=
 install: build
 	@scripts/install-files $(BIN) "$(DESTDIR)" "$(PREFIX)"
 
-# pushpreview_VERSION_ARCH.deb: the Swift runtime linked in, Depends from what it links.
-deb: deps
-	@scripts/make-deb
+# pushpreview_VERSION_ARCH.deb from make build's executable (the Swift runtime linked in),
+# Depends from what it links.
+deb: build
+	@scripts/make-deb $(BIN)
+
+# The package built and installed in a clean Debian 12 root (debootstrap, cached in .build/): it
+# must run there with nothing from the toolchain, render the same bytes as the checkout, and
+# leave nothing after apt purge. make test runs it when the packaging files changed since the
+# run recorded in scripts/check-deb.sha256.
+check-deb: deb
+	@scripts/check-deb $(BIN)
+
+# ci/'s recipes against GitHub's and GitLab's published schemas, actionlint and our rules.
+ci-recipes: deps
+	@scripts/check-ci-recipes
 
 # The Examples gallery: every payload for the project's devices (two iPhones, one iPad) in light
 # and dark, localized payloads in each of the project's six locales, with the review views
@@ -43,6 +59,9 @@ test: deps
 	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory slow-clients
+	@scripts/check-ci-recipes
+	@if scripts/check-deb --changed; then $(MAKE) --no-print-directory check-deb; \
+	  else echo "check-deb: skipped, the packaging files are as scripts/check-deb.sha256 records (make check-deb runs it)"; fi
 
 # serve against slow, silent and too many clients (and Debian's slowhttptest), each attack for
 # SLOW_SECONDS while a well-behaved client is answered within 1 s, then Ctrl-C within 1 s.
@@ -64,7 +83,7 @@ fuzz-smoke:
 # crashers land in fuzz-crashes/ (each then belongs in Tests/Fixtures/fuzz/TARGET/).
 FUZZ_SECONDS ?= 600
 fuzz: deps
-	$(SWIFT) build -c release --product pushpreview
+	$(SWIFT) build $(RELEASE) --product pushpreview
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 	/usr/bin/python3 scripts/mutate-projects.py .build/release/pushpreview fuzz-crashes/projects --seconds $(FUZZ_SECONDS)
 	/usr/bin/python3 scripts/mutate-repositories.py .build/release/pushpreview fuzz-crashes/repositories --seconds $(FUZZ_SECONDS)
@@ -78,8 +97,8 @@ sanitizers: deps
 
 # Prints speed and memory numbers; targets are in the issues, never asserted in tests.
 bench: deps
-	$(SWIFT) build -c release --product pushpreview
-	$(SWIFT) build -c release --product pushpreview-bench
+	$(SWIFT) build $(RELEASE) --product pushpreview
+	$(SWIFT) build $(RELEASE) --product pushpreview-bench
 	.build/release/pushpreview-bench
 	/usr/bin/python3 scripts/bench-serve.py .build/release/pushpreview
 
@@ -88,7 +107,7 @@ bench: deps
 FIDELITY_DIR ?= .build/fidelity
 CONFIG ?= release
 fidelity: deps
-	$(SWIFT) build -c $(CONFIG) --product pushpreview-fidelity
+	$(SWIFT) build -c $(CONFIG) $(if $(filter release,$(CONFIG)),--static-swift-stdlib) --product pushpreview-fidelity
 	@$(MAKE) --no-print-directory fidelity-compare
 
 # Then Yoga's gentest fixtures (589 flexbox cases from $(SHARED)/conformance/yoga, skipped with a
@@ -124,7 +143,7 @@ fidelity-wpt:
 # our engine with on every `swift test`, browser or not. Run it after adding or changing a
 # fixture, and commit what it writes (the same Chromium writes the same bytes).
 fidelity-record: deps
-	$(SWIFT) build -c $(CONFIG) --product pushpreview-fidelity
+	$(SWIFT) build -c $(CONFIG) $(if $(filter release,$(CONFIG)),--static-swift-stdlib) --product pushpreview-fidelity
 	@rm -rf $(FIDELITY_DIR)-record
 	.build/$(CONFIG)/pushpreview-fidelity prepare $(FIDELITY_DIR)-record
 	/usr/bin/python3 scripts/fidelity-record.py $(FIDELITY_DIR)-record Tests/Fixtures/layout

@@ -1,4 +1,5 @@
 import Foundation
+import PushPreview
 
 // Memory as the kernel counts it: the PSS (proportional set size: a page shared by n processes
 // counts 1/n in each, so shared libraries count once) of a `pushpreview gallery` process and
@@ -23,27 +24,6 @@ struct PSSPeak {
 }
 
 enum ProcessTree {
-    /// `pid` and every process below it (through each thread's children list).
-    static func members(_ pid: Int32) -> [Int32] {
-        var out = [pid], next = 0
-        while next < out.count {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(out[next])/task")) ?? []
-            for task in tasks {
-                let children = (try? String(contentsOfFile: "/proc/\(out[next])/task/\(task)/children", encoding: .utf8)) ?? ""
-                out += children.split(separator: " ").compactMap { Int32($0) }
-            }
-            next += 1
-        }
-        return out
-    }
-
-    /// The process's PSS in kB (nil once it is gone), from smaps_rollup.
-    static func pss(_ pid: Int32) -> Int? {
-        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8),
-              let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
-    }
-
     /// "supervisor" and "worker" for pushpreview's own processes, else the executable's name.
     static func kind(_ pid: Int32) -> String? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
@@ -59,8 +39,8 @@ enum ProcessTree {
         var peak = PSSPeak()
         while process.isRunning {
             var total = 0, sums: [String: Int] = [:]
-            for pid in members(process.processIdentifier) {
-                guard let kind = kind(pid), let kB = pss(pid) else { continue }
+            for pid in TreeMemory.members(process.processIdentifier) {
+                guard let kind = kind(pid), let kB = TreeMemory.pss(pid) else { continue }
                 total += kB
                 sums[kind, default: 0] += kB
                 var known = peak.kinds[kind] ?? (0, 0, [])

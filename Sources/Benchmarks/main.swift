@@ -188,7 +188,7 @@ func gallery(_ project: URL, jobs: Int) throws -> (wall: Double, line: String) {
 if FileManager.default.isExecutableFile(atPath: binary.path) {
     let small = try makeProject(payloads: 125), large = try makeProject(payloads: 250)
     let one = try gallery(large, jobs: 1), two = try gallery(large, jobs: 2), half = try gallery(small, jobs: 2)
-    func peak(_ line: String) -> String { line.components(separatedBy: "peak RSS ").last?.components(separatedBy: ",").first ?? "?" }
+    func peak(_ line: String) -> String { line.components(separatedBy: "peak PSS ").last?.components(separatedBy: " (").first ?? "?" }
     func count(_ line: String, _ label: String) -> Double {
         Double(line.components(separatedBy: " \(label)").first?.split(separator: " ").last ?? "") ?? 0
     }
@@ -197,7 +197,7 @@ if FileManager.default.isExecutableFile(atPath: binary.path) {
     print(String(format: "  --jobs 1: %.1f s, %.0f mock-ups/s   %@", one.wall, 1000 / one.wall, one.line))
     print(String(format: "  --jobs 2: %.1f s, %.0f mock-ups/s   %@", two.wall, 1000 / two.wall, two.line))
     print(String(format: "  speed-up of --jobs 2 over --jobs 1: %.2f×", one.wall / two.wall))
-    print("  peak RSS with --jobs 2: \(peak(half.line)) at 125 payloads, \(peak(two.line)) at 250")
+    print("  peak PSS with --jobs 2: \(peak(half.line)) at 125 payloads, \(peak(two.line)) at 250")
     // Chromium on the first 20 pages we wrote for iPhone 15, light (all views of the first
     // mock-ups, so the mix of views is ours), per page, startup excluded. A mock-up costs it one
     // page per view.

@@ -24,13 +24,17 @@ enum DiffCommand {
         options: [
             .value("out", "DIR", "where the diff goes (default Diff)", completes: .folder),
             .value("threshold", "T", "0–1: how far apart two colours must be to count, by YIQ distance as pixelmatch (default 0.1)"),
-            .value("markdown", "FILE", "also write a pull-request comment: a summary table and the images", completes: .file),
-            .value("image-base-url", "URL", "where the --out folder will be uploaded, for the comment's images"),
+            .value("markdown", "FILE", "also write a pull-request comment: failures first, counts, then each payload's changed views with a picture, within --comment-budget", completes: .file),
+            .value("comment-budget", "N", "the most characters the comment may have, 1000 to 1000000 (default 60000; GitHub refuses over 65536): rows that do not fit are counted and the full diff linked"),
+            .value("image-base-url", "URL", "where the --out folder will be published, for the comment's images and its link to the full diff (without it the comment has no images)"),
+            .value("artifact-url", "URL", "where the --out folder can be downloaded (a CI run's artefacts), linked by the comment when there is no --image-base-url"),
+            .value("failure", "TEXT", "a failure to name first in the comment and the page, as SUBJECT: MESSAGE (a CI shard that did not finish); may be given more than once"),
             .flag("json", "print diff.json's entries on stdout"),
             .value("base", "REF", "compare PROJECT as it is at the git commit REF with its working tree"),
             .flag("fail-on-change", "with --base or --merge: exit 1 when a mock-up changed (else 0)"),
             .value("shard", "I/N", "with --base: render only the I-th of N slices of both sides, into --out's base/ and new/ (no diff yet: --merge makes it)"),
             .flag("merge", "join the shard folders given as arguments (their base/ and new/), then compare"),
+            .flag("base-only", "with --base: render only REF's side into PROJECT/.pushpreview/base/ and compare nothing (a default-branch CI job that prepares the base of later pull requests)"),
         ] + passed.map { option in
             var option = option
             option.help = "with --base, for both sides, as for gallery: " + option.help
@@ -46,6 +50,9 @@ enum DiffCommand {
         var shard: (index: Int, count: Int)?
         do {
             a = try Arguments(argv, Self.spec)
+            if let b = a.value("comment-budget") {
+                guard let v = Int(b), (1000...1_000_000).contains(v) else { throw Arguments.UsageError(description: "--comment-budget takes a number of characters from 1000 to 1000000") }
+            }
             if let t = a.value("threshold") {
                 guard let v = Double(t), (0...1).contains(v) else { throw Arguments.UsageError(description: "--threshold takes a number from 0 to 1") }
                 threshold = v
@@ -55,11 +62,12 @@ enum DiffCommand {
             if merging {
                 guard !a.positionals.isEmpty else { throw Arguments.UsageError(description: "--merge needs the shard folders") }
                 guard shard == nil else { throw Arguments.UsageError(description: "--merge joins shards; give --shard to the runs that make them") }
+                guard !a.flags.contains("base-only") else { throw Arguments.UsageError(description: "--base-only goes with --base") }
             } else if revision {
                 guard a.positionals.count <= 1 else { throw Arguments.UsageError(description: "with --base, give at most one PROJECT folder") }
             } else {
                 guard a.positionals.count == 2 else { throw Arguments.UsageError(description: "give two output folders: BASE NEW (or --base REF [PROJECT])") }
-                let given = (passed.map(\.name) + ["shard", "fail-on-change"]).filter { a.value($0) != nil || a.flags.contains($0) }
+                let given = (passed.map(\.name) + ["shard", "fail-on-change", "base-only"]).filter { a.value($0) != nil || a.flags.contains($0) }
                 if let first = given.first { throw Arguments.UsageError(description: "--\(first) goes with --base or --merge") }
             }
             for folder in merging || !revision ? a.positionals : [] {
@@ -70,7 +78,7 @@ enum DiffCommand {
         do { out = try TrustedFiles.outputFolder(a.value("out") ?? "Diff") } catch { return usageError(Self.spec, Arguments.UsageError(description: "--out \(error.description)")) }
         if a.flags.contains("merge") { return merge(a, out: out, threshold: threshold) }
         if let ref = a.value("base") { return revision(ref, a, out: out, threshold: threshold, shard: shard) }
-        return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold)
+        return compare(base: URL(fileURLWithPath: a.positionals[0]), new: URL(fileURLWithPath: a.positionals[1]), a, out: out, threshold: threshold, failures: given(a))
             .map { $0.anyChange ? 1 : 0 } ?? 2
     }
 
@@ -86,32 +94,54 @@ enum DiffCommand {
         comparison.runArguments = given(passed.filter { howOnly.contains($0.name) })
         comparison.shard = shard
         comparison.say = { printError("pushpreview diff: \($0)") }
+        if a.flags.contains("base-only") {
+            let base: RevisionComparison.Side
+            do { base = try attempt { try comparison.renderBase(ref: ref) } } catch { return error.status }
+            for failure in base.failures { printError("warning: \(failure.line)") }
+            printError("base \(ref) → \(base.folder.path)")
+            return base.report == nil ? 3 : 0
+        }
         let sides: (base: RevisionComparison.Side, new: RevisionComparison.Side)
         do {
-            sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
-            if shard != nil {
-                // The base side, copied beneath --out with no link followed on either side.
-                let target = try ConfinedFolder(trusted: out, links: .refused)
-                try? target.remove("base")
-                let source = try ConfinedFolder(trusted: sides.base.folder, links: .refused)
-                for file in source.files(hidden: true).files { try target.write(try source.read(file), to: "base/" + file) }
-                _ = try target.folder("base", links: .refused, create: true)
+            sides = try attempt {
+                let sides = try comparison.render(ref: ref, newFolder: shard == nil ? project.appendingPathComponent(".pushpreview/new") : out.appendingPathComponent("new"))
+                if shard != nil {
+                    // The base side, copied beneath --out with no link followed on either side.
+                    let target = try ConfinedFolder(trusted: out, links: .refused)
+                    try? target.remove("base")
+                    let source = try ConfinedFolder(trusted: sides.base.folder, links: .refused)
+                    for file in source.files(hidden: true).files { try target.write(try source.read(file), to: "base/" + file) }
+                    _ = try target.folder("base", links: .refused, create: true)
+                }
+                return sides
             }
-        } catch let failure as RevisionComparison.Failure {
-            printError("pushpreview diff: \(failure)")
-            return failure.usage ? 2 : 3
-        } catch {
-            printError("pushpreview diff: \(error)")
-            return 3
-        }
+        } catch { return error.status }
         if shard != nil {
             printError("shard \(shard!.index)/\(shard!.count) → \(out.path)/base and \(out.path)/new; join the shards with: pushpreview diff --merge DIR...")
-            return sides.new.problems.isEmpty ? 0 : 3
+            return sides.new.failures.isEmpty ? 0 : 3
         }
         return finish(base: sides.base, new: sides.new, a, out: out, threshold: threshold)
     }
 
-    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared.
+    /// The status to exit with when rendering a side failed: 2 for a usage error (a ref that is
+    /// not a commit), else 3.
+    struct Exit: Error { var status: Int32 }
+
+    /// `body`'s value; else its error printed, and thrown as the status to exit with.
+    static func attempt<T>(_ body: () throws -> T) throws(Exit) -> T {
+        do { return try body() } catch let failure as RevisionComparison.Failure {
+            printError("pushpreview diff: \(failure)")
+            throw Exit(status: failure.usage ? 2 : 3)
+        } catch {
+            printError("pushpreview diff: \(error)")
+            throw Exit(status: 3)
+        }
+    }
+
+    /// `--merge DIR...`: each shard folder's base/ and new/ joined, then compared. A shard that
+    /// lacks a side's report (its run crashed or could not render it) is left out of both sides,
+    /// so its payloads are not counted as added or removed, and named as a failure: the other
+    /// shards are still compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
         let work: URL
         do { work = try TrustedFiles.temporaryFolder("pushpreview-merge") } catch {
@@ -120,47 +150,76 @@ enum DiffCommand {
         }
         ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
+        let shards = a.positionals.map { URL(fileURLWithPath: $0) }
+        func has(_ shard: URL, _ side: String) -> Bool { TrustedFiles.exists(shard.appendingPathComponent(side + "/report.json")) }
+        // A base with no project at the commit is an empty folder in every shard.
+        let baseAnywhere = shards.contains { has($0, "base") }
+        var usable: [URL] = [], failures: [ComparisonFailure] = []
+        for (given, shard) in zip(a.positionals, shards) {
+            let lacking = [("new", ComparisonFailure.Side.new), ("base", .base)].first { side, _ in !has(shard, side) && (side == "new" || baseAnywhere) }
+            if let (side, who) = lacking {
+                failures.append(ComparisonFailure(side: who, subject: given, message: "this shard has no \(side) gallery (its run stopped before writing one; its job's log says why): its payloads are left out"))
+            } else { usable.append(shard) }
+        }
         var sides: [RevisionComparison.Side] = []
-        for side in ["base", "new"] {
-            let folder = work.appendingPathComponent(side)
-            let shards = a.positionals.map { URL(fileURLWithPath: $0).appendingPathComponent(side) }
-            // A base with no project at the commit is an empty folder in every shard.
-            if shards.allSatisfy({ !TrustedFiles.exists($0.appendingPathComponent("report.json")) }) {
+        for (side, name) in [(ComparisonFailure.Side.base, "base"), (.new, "new")] {
+            let folder = work.appendingPathComponent(name)
+            let whole = usable.filter { has($0, name) }.map { $0.appendingPathComponent(name) }
+            if whole.isEmpty {
                 try? TrustedFiles.makeFolder(folder)
-                sides.append(RevisionComparison.Side(folder: folder, report: nil, problems: ["no shard has a \(side) gallery"], label: side))
+                let failure = ComparisonFailure(side: side, subject: "every shard", message: "no usable shard has a \(name) gallery")
+                sides.append(RevisionComparison.Side(folder: folder, report: nil, failures: [failure], label: name))
                 continue
             }
             do {
-                let report = try GalleryMerge.merge(shards, into: folder)
-                sides.append(RevisionComparison.Side(folder: folder, report: report, problems: RevisionComparison.problems(of: report),
-                                                     label: "\(side), joined from \(shards.count) shards"))
+                let report = try GalleryMerge.merge(whole, into: folder)
+                sides.append(RevisionComparison.Side(folder: folder, report: report, failures: ComparisonFailure.of(report, side: side),
+                                                     label: "\(name), joined from \(whole.count) of \(shards.count) shards"))
             } catch {
                 printError("pushpreview diff --merge: \(error)")
                 return 2
             }
         }
+        sides[1].failures = failures + sides[1].failures
         return finish(base: sides[0], new: sides[1], a, out: out, threshold: threshold)
     }
 
     /// The comparison of two rendered sides, with what kept either from being whole.
     static func finish(base: RevisionComparison.Side, new: RevisionComparison.Side, _ a: Arguments, out: URL, threshold: Double) -> Int32 {
-        let notes = base.problems.map { "base: \($0)" } + new.problems.map { "working tree: \($0)" }
-        for note in notes { printError("warning: \(note)") }
-        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, notes: notes, labels: (base.label, new.label)) else { return 3 }
-        if !new.problems.isEmpty { return 3 }
+        let failures = given(a) + base.failures + new.failures
+        for failure in failures { printError("warning: \(failure.line)") }
+        guard let summary = compare(base: base.folder, new: new.folder, a, out: out, threshold: threshold, failures: failures, labels: (base.label, new.label)) else { return 3 }
+        if !new.failures.isEmpty || failures.contains(where: { $0.side == .run }) { return 3 }
         return summary.anyChange && a.flags.contains("fail-on-change") ? 1 : 0
     }
 
+    /// `--failure SUBJECT: MESSAGE`, each given.
+    static func given(_ a: Arguments) -> [ComparisonFailure] {
+        (a.options["failure"] ?? []).map { text in
+            guard let colon = text.range(of: ": ") else { return ComparisonFailure(side: .run, subject: "the run", message: text) }
+            return ComparisonFailure(side: .run, subject: String(text[..<colon.lowerBound]), message: String(text[colon.upperBound...]))
+        }
+    }
+
     /// Writes the diff of two output folders (and the comment); nil when it could not.
-    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, notes: [String] = [],
+    static func compare(base: URL, new: URL, _ a: Arguments, out: URL, threshold: Double, failures: [ComparisonFailure] = [],
                         labels: (base: String, new: String)? = nil) -> OutputDiff.Summary? {
         var diff = OutputDiff(base: base, new: new)
         diff.threshold = threshold
         diff.labels = labels
         do {
-            let (entries, summary) = try diff.run(output: out)
+            let result = try diff.run(output: out, failures: failures)
+            let (entries, summary) = (result.entries, result.summary)
             if let markdown = a.value("markdown") {
-                _ = try TrustedFiles.writeOutput(Array(OutputDiff.markdown(entries, summary, imageBaseURL: a.value("image-base-url") ?? "", notes: notes).utf8), to: markdown)
+                var comment = PullRequestComment(summary: summary, groups: result.groups, failures: failures, folderName: out.lastPathComponent)
+                comment.imageBaseURL = a.value("image-base-url")
+                comment.artifactURL = a.value("artifact-url")
+                comment.budget = a.value("comment-budget").flatMap(Int.init) ?? PullRequestComment.defaultBudget
+                comment.changedInputs = result.changedInputs
+                comment.described = result.described
+                let text = comment.markdown()
+                _ = try TrustedFiles.writeOutput(Array(text.utf8), to: markdown)
+                printError("comment: \(text.utf16.count) characters (budget \(comment.budget)) → \(markdown)")
             }
             if a.flags.contains("json") { entries.filter { $0.kind != .unchanged }.forEach { printJSON($0) } }
             for e in entries where e.kind != .unchanged && !a.flags.contains("json") { print("\(e.kind.rawValue)\t\(e.mockup)") }

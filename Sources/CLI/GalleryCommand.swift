@@ -22,7 +22,7 @@ enum GalleryCommand {
             .flag("merge", "join the shard output folders given as arguments into one gallery and report.json (the same bytes one run gives)"),
             .flag("incremental", "keep the mock-ups of payloads whose inputs (the payload, every project file, the repository's templates, the options and the tool version) hash the same as in the last report.json; remote media is not re-fetched to check"),
             .flag("timings", "show service-step timings (output then differs from run to run)"),
-            .flag("stats", "print wall time, mock-ups per second and peak memory (the supervisor's and its workers', added up; for make bench)"),
+            .flag("stats", "print wall time, mock-ups per second and peak memory: the PSS of the supervisor and its workers together, sampled every 50 ms (for make bench)"),
         ],
         exits: [.init(0, "all rendered"), .init(1, "some inputs failed or the project has errors (listed in the gallery)"),
                 .init(2, "usage (an unknown option or device, a bad value)")])
@@ -89,8 +89,9 @@ enum GalleryCommand {
         }
         let line = ProgressLine()
         let start = Date()
+        let memory = a.flags.contains("stats") ? TreeMemory.Sampler() : nil
         do {
-            let (report, kept, workersPeakKB) = try run.run { line.update($0) }
+            let (report, kept, _) = try run.run { line.update($0) }
             line.finish()
             for issue in report.projectDiagnostics ?? [] { printError(issue.printed) }
             let projectErrors = (report.projectDiagnostics ?? []).contains { $0.severity == .error }
@@ -101,10 +102,9 @@ enum GalleryCommand {
             if a.flags.contains("stats") {
                 let wall = Date().timeIntervalSince(start)
                 let combos = report.inputs.flatMap(\.mockups).map { "\($0.payload)|\($0.device)|\($0.appearance)|\($0.locale ?? "")" }
-                let status = TrustedFiles.text(URL(fileURLWithPath: "/proc/self/status")) ?? ""
-                let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-                print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak RSS %.1f MB (the supervisor and its workers), jobs %d",
-                             wall, Set(combos).count, s.mockups, (peak + Double(workersPeakKB)) / 1024, jobs))
+                let peak = memory?.stop() ?? 0
+                print(String(format: "stats: wall %.2f s, %d notifications (payload × device × appearance × locale), %d PNG mock-ups, peak PSS %.1f MB (the supervisor and its workers together), jobs %d",
+                             wall, Set(combos).count, s.mockups, Double(peak) / 1024, jobs))
             }
             return s.failed > 0 || projectErrors ? 1 : 0
         } catch {

@@ -44,9 +44,22 @@ struct DiffTests {
         var red = 0
         for y in stride(from: 0, to: diff.height, by: 3) { for x in stride(from: 0, to: diff.width, by: 3) { let p = diff.pixel(x: x, y: y); if p.r == 255 && p.g == 0 { red += 1 } } }
         #expect(red > 1000)
+        // The comment: one row per payload's view, light and dark folded into it, one of them shown.
         let comment = try String(contentsOf: md, encoding: .utf8)
-        #expect(comment.contains("6 changed, 0 added, 0 removed") && comment.contains("| `localized-messages/iphone-15-dark-en-banner` | changed |"))
-        #expect(comment.contains("https://ci.example.com/run/7/diff/localized-boarding/iphone-15-light-en-expanded-diff.png"))
+        #expect(comment.contains("6 changed, 0 added, 0 removed"), "\(comment)")
+        #expect(comment.contains("#### `payloads/localized-messages.apns` — `Localizable.xcstrings`"), "the payload, and the input that changed for it")
+        #expect(comment.contains("#### `payloads/localized-boarding.apns` — `Localizable.xcstrings`, `Templates/boarding-pass.html`"), "\(comment)")
+        let rows = comment.split(separator: "\n").filter { $0.hasPrefix("| banner |") || $0.hasPrefix("| expanded |") }
+        #expect(rows.count == 3 && rows.allSatisfy { $0.contains("| 2 of 2: iphone-15 × light, dark × en |") }, "\(rows)")
+        #expect(comment.contains("<img src=\"https://ci.example.com/run/7/diff/localized-boarding/iphone-15-"), "\(comment)")
+        #expect(comment.contains("[the full diff](https://ci.example.com/run/7/diff/index.html)"))
+
+        // Without an image URL: no <img> at all, each picture named in the diff folder instead.
+        let bare = root.appendingPathComponent("bare.md")
+        let unpublished = try runProcess(pushpreviewBinary, ["diff", root.appendingPathComponent("base").path, root.appendingPathComponent("new").path, "--out", out.path, "--markdown", bare.path])
+        #expect(unpublished.status == 1)
+        let plain = try String(contentsOf: bare, encoding: .utf8)
+        #expect(!plain.contains("<img") && plain.contains("-compare.png`") && plain.contains("`index.html` in the diff folder (`diff`)"), "\(plain)")
     }
 
     @Test func addedRemovedAndTheThreshold() throws {

@@ -68,7 +68,8 @@ struct GalleryTests {
             #expect(r.status == 0, "\(r.stderr)")
             shardReports.append(try GalleryReport.read(in: ConfinedFolder(trusted: root.appendingPathComponent("shard\(i)"), links: .refused)))
         }
-        #expect(shardReports.map(\.inputs.count) == [2, 2, 2] && Set(shardReports.flatMap(\.inputs).map(\.payload)).count == 6)
+        // Each payload in exactly one slice (by its path's hash, so not evenly for a few payloads).
+        #expect(shardReports.map(\.inputs.count).reduce(0, +) == 6 && Set(shardReports.flatMap(\.inputs).map(\.payload)).count == 6)
         let m = try runProcess(pushpreviewBinary, ["gallery", "--merge"] + (1...3).map { root.appendingPathComponent("shard\($0)").path } + ["--out", merged.path])
         #expect(m.status == 0, "\(m.stderr)")
         #expect(tree(merged) == tree(whole))

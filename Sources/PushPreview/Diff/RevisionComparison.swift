@@ -33,14 +33,15 @@ public struct RevisionComparison {
     public struct Side {
         public var folder: URL
         public var report: GalleryReport?
-        /// Why the side is not whole: payloads that failed, project errors, no project at the commit.
-        public var problems: [String]
+        /// Why the side is not whole: payloads that failed, project errors, no project at the
+        /// commit, a gallery run that ended without a report.
+        public var failures: [ComparisonFailure]
         /// What the diff page calls it: "origin/main (3f2a9c…)", "the working tree".
         public var label: String
-        public init(folder: URL, report: GalleryReport?, problems: [String] = [], label: String) {
+        public init(folder: URL, report: GalleryReport?, failures: [ComparisonFailure] = [], label: String) {
             self.folder = folder
             self.report = report
-            self.problems = problems
+            self.failures = failures
             self.label = label
         }
     }
@@ -51,6 +52,17 @@ public struct RevisionComparison {
     /// no link followed: a pull request that commits `.pushpreview` (or `base`) as a link to a
     /// folder elsewhere has that refused, not written through.
     public func render(ref: String, newFolder: URL) throws -> (base: Side, new: Side) {
+        let base = try renderBase(ref: ref)
+        say("new: rendering the working tree")
+        // Incremental: only what the edits since the last diff touch is drawn again (the edit
+        // plan), and mock-ups no longer made are removed, so none counts as added.
+        let new = try gallery(project, into: newFolder, side: .new, name: "new", label: "the working tree", incremental: true)
+        return (base, new)
+    }
+
+    /// The commit's side only, rendered into the cache under `.pushpreview/base/` (or taken from
+    /// it): what a default-branch job prepares for the pull requests based on that commit.
+    public func renderBase(ref: String) throws -> Side {
         let repository: GitRepository
         let commit: String
         do {
@@ -85,7 +97,8 @@ public struct RevisionComparison {
         } else if !repository.exists(path, at: commit) {
             say("base \(short): \(path.isEmpty ? "the project" : path) is not in that commit; every mock-up counts as added")
             try? own.remove(name)
-            base = Side(folder: try Self.empty(own, name), report: nil, problems: ["\(path) is not in \(short)"], label: label)
+            base = Side(folder: try Self.empty(own, name), report: nil,
+                        failures: [ComparisonFailure(side: .base, subject: path.isEmpty ? "the project" : path, message: "not in \(short): every mock-up counts as added")], label: label)
         } else {
             say("base \(short): rendering in a temporary worktree")
             // The seal is written last: a run that stopped part-way leaves none, and is rendered
@@ -94,7 +107,7 @@ public struct RevisionComparison {
             let folder = try Self.empty(own, name)
             do {
                 base = try repository.withWorktree(at: commit) { tree in
-                    try gallery(tree.appendingPathComponent(path), into: folder, side: "base \(short)", label: label)
+                    try gallery(tree.appendingPathComponent(path), into: folder, side: .base, name: "base \(short)", label: label)
                 }
                 if let report = base.report, let sealed = try? own.folder(name, links: .refused) {
                     try? sealed.write(Self.seal(of: sealed, report: report), to: Self.sealFile)
@@ -103,14 +116,11 @@ public struct RevisionComparison {
                 // The commit's side is not the branch's to blame: the diff is still written, all added.
                 say("base \(short): \(failure.description); every mock-up counts as added")
                 try? own.remove(name)
-                base = Side(folder: try Self.empty(own, name), report: nil, problems: ["the base could not be rendered: \(failure.description)"], label: label)
+                base = Side(folder: try Self.empty(own, name), report: nil,
+                            failures: [ComparisonFailure(side: .base, subject: "the base side", message: "could not be rendered: \(failure.description); every mock-up counts as added")], label: label)
             }
         }
-        say("new: rendering the working tree")
-        // Incremental: only what the edits since the last diff touch is drawn again (the edit
-        // plan), and mock-ups no longer made are removed, so none counts as added.
-        let new = try gallery(project, into: newFolder, side: "new", label: "the working tree", incremental: true)
-        return (base, new)
+        return base
     }
 
     /// The file that says a cached base is whole and as rendered: a digest of its report and of
@@ -131,34 +141,42 @@ public struct RevisionComparison {
         do { return try own.folder(name, links: .refused, create: true).url } catch { throw Failure(description: "\(error.fullPath): \(error.why)") }
     }
 
-    /// A gallery run of this executable on `folder`, writing into `output`.
-    func gallery(_ folder: URL, into output: URL, side: String, label: String, incremental: Bool = false) throws -> Side {
+    /// A gallery run of this executable on `folder`, writing into `output`. A run that ends without
+    /// a report (a crash, an unreadable project) is that side's failure, its folder then an empty
+    /// one, so the comparison is still written and says why; a refused option is a usage error.
+    func gallery(_ folder: URL, into output: URL, side: ComparisonFailure.Side, name: String, label: String, incremental: Bool = false) throws -> Side {
         var arguments = ["gallery", folder.path, "--out", output.path] + renderArguments + runArguments + (incremental ? ["--incremental"] : [])
         if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw Failure(description: "\(side): could not start \(executable.path): \(error)") }
+        // The last run's report (an incremental side keeps one) is marked with a second newline at
+        // its end, which readers ignore and a run's own write replaces (an identical file is not
+        // written again, so its time cannot tell): a run that stops before its report leaves the mark.
+        let out = try? ConfinedFolder(trusted: output, links: .refused)
+        if let out, var last = try? out.read("report.json", limit: 256 << 20) {
+            last.append(10)
+            try? out.write(last, to: "report.json")
+        }
+        do { try process.run() } catch { throw Failure(description: "\(name): could not start \(executable.path): \(error)") }
         ChildProcesses.started(process.processIdentifier)
         process.waitUntilExit()
         ChildProcesses.ended(process.processIdentifier)
         let status = process.terminationStatus
-        if process.terminationReason == .uncaughtSignal { throw Failure(description: "\(side): the gallery run ended by signal \(status)") }
-        if status == 2 { throw Failure(description: "\(side): the gallery run was refused (its message is above)", usage: true) }
-        guard let folder = try? ConfinedFolder(trusted: output, links: .refused), let report = try? GalleryReport.read(in: folder) else {
-            throw Failure(description: "\(side): the gallery run wrote no report (exit status \(status)); its message is above")
+        let signalled = process.terminationReason == .uncaughtSignal
+        if status == 2 && !signalled { throw Failure(description: "\(name): the gallery run was refused (its message is above)", usage: true) }
+        if !signalled, let written = try? ConfinedFolder(trusted: output, links: .refused), let bytes = try? written.read("report.json", limit: 256 << 20),
+           !bytes.suffix(2).elementsEqual([10, 10]), let report = try? GalleryReport.read(in: written) {
+            return Side(folder: output, report: report, failures: ComparisonFailure.of(report, side: side), label: label)
         }
-        return Side(folder: output, report: report, problems: Self.problems(of: report), label: label)
-    }
-
-    /// What keeps a gallery from being whole: payloads that failed, the project's errors.
-    public static func problems(of report: GalleryReport) -> [String] {
-        var problems: [String] = []
-        if report.summary.failed > 0 { problems.append("\(report.summary.failed) payload(s) failed to render") }
-        let errors = (report.projectDiagnostics ?? []).filter { $0.severity == .error }.count
-        if errors > 0 { problems.append("the project has \(errors) error(s)") }
-        return problems
+        let why = signalled ? "the gallery run ended by signal \(status)" : "the gallery run wrote no report (exit status \(status))"
+        say("\(name): \(why); its message is above. Compared as an empty side")
+        let empty: URL
+        do { empty = try TrustedFiles.temporaryFolder("pushpreview-empty") } catch { throw Failure(description: "\(name): \(why); and no empty folder could be made: \(error)") }
+        ChildProcesses.using(folder: empty)
+        return Side(folder: empty, report: nil, failures: [ComparisonFailure(side: side, subject: side == .base ? "the base side" : "this branch's side",
+                                                                             message: "\(why); the job's log has its message")], label: label)
     }
 
     /// What the commit's gallery depends on besides the commit: the tool, its templates, the options.

@@ -42,11 +42,20 @@ public struct GalleryRun {
         self.project = project; self.templates = templates; self.fonts = fonts; self.options = options
     }
 
-    /// The payloads this run (or shard) renders.
+    /// The payloads this run (or shard) renders. A payload's shard is decided by its own path's
+    /// hash, not its place in the list, so it is in the same shard on both sides of a `diff
+    /// --base` (where one side may have payloads the other has not): a shard that is lost loses the
+    /// same payloads from both.
     public var payloads: [URL] {
         let all = project.payloadFiles
         guard let shard else { return all }
-        return all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        let folder = project.folder.standardizedFileURL.path + "/"
+        return all.filter { url in
+            let path = url.standardizedFileURL.path
+            let relative = path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : url.lastPathComponent
+            let hash = UInt64(SHA256.hex(Array(relative.utf8)).prefix(16), radix: 16) ?? 0
+            return Int(hash % UInt64(shard.count)) == shard.index - 1
+        }
     }
 
     /// Renders, writes `report.json` and `index.html`, and returns the report, how many payloads
