@@ -152,6 +152,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var bidiIsolate = false
     /// `text-shadow` (inherited), drawn under each paragraph's text.
     public var textShadows: [BoxShadow] = []
+    /// The screen laid out for (the cascade's, on every element): text metrics and border widths
+    /// are snapped to its device pixels, as a browser on that screen snaps them.
+    public var deviceScale = DeviceScale.one
 
     public init() {}
 
@@ -161,7 +164,7 @@ public struct ComputedStyle: Sendable, Equatable {
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
         s.lineHeight = lineHeight; s.lineHeightNumber = lineHeightNumber; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
         s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.customProperties = customProperties
-        s.textShadows = textShadows
+        s.textShadows = textShadows; s.deviceScale = deviceScale
         return s
     }
 
@@ -182,6 +185,7 @@ public struct ComputedStyle: Sendable, Equatable {
         var t = TextStyle()
         t.family = fontFamily; t.size = fontSize; t.weight = fontWeight; t.italic = italic; t.color = color
         t.letterSpacing = letterSpacing; t.underline = underline; t.lineThrough = lineThrough
+        t.deviceScale = deviceScale
         return t
     }
 

@@ -26,6 +26,8 @@ public enum Appearance: String, Sendable, CaseIterable, Codable { case light, da
 public struct StyleResolver: Sendable {
     public let sheets: [Stylesheet]
     public let appearance: Appearance
+    /// The screen the page is laid out for (DeviceScale): every computed style carries it.
+    public let deviceScale: DeviceScale
     public static let rootFontSize = 16.0
 
     /// Every rule in cascade order, with where its declarations start in that order.
@@ -39,10 +41,12 @@ public struct StyleResolver: Sendable {
     /// whatever their specificity (CSS Cascade 4 §6.1, origin before specificity).
     private let userAgentRules: Int
 
-    /// `sheets` in cascade order; the user-agent sheet is put first.
-    public init(sheets: [Stylesheet], appearance: Appearance) {
+    /// `sheets` in cascade order; the user-agent sheet is put first. `deviceScale`: the device's
+    /// (2 or 3) for a mock-up; 1 lays out as a screen of CSS pixels.
+    public init(sheets: [Stylesheet], appearance: Appearance, deviceScale: DeviceScale = .one) {
         self.sheets = [UserAgentStyle.sheet] + sheets
         self.appearance = appearance
+        self.deviceScale = deviceScale
         var rules: [(rule: Stylesheet.Rule, file: String, order: Int)] = [], byKey: [String: [Int]] = [:], any: [Int] = [], order = 0
         var userAgentRules = 0
         for (number, sheet) in self.sheets.enumerated() {
@@ -69,6 +73,7 @@ public struct StyleResolver: Sendable {
         var warnings: [TemplateWarning] = []
         var root = ComputedStyle()
         root.display = .block
+        root.deviceScale = deviceScale
         var serial = 0
         let styled = resolve(body, parent: root, parentDeclared: [:], ancestors: [], file: file, fonts: fonts, serial: &serial, warnings: &warnings)
         return (styled, warnings)
@@ -153,6 +158,7 @@ public struct StyleResolver: Sendable {
             }
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
+        style.borderWidth = style.borderWidth.map(deviceScale.lineWidth)
         if style.legacyBox && !(style.legacyBoxVertical && style.lineClamp != nil) { legacyFlexBox(&style, element, file: file, warnings: &warnings) }
         // CSS 2.1 §9.7: an absolute box does not float, nor does a flex or grid item (Flexbox §4);
         // a float is a block-level box.

@@ -66,11 +66,15 @@ struct FaceMetricsTests {
         #expect(FaceMetrics(table: { $0 == "hhea" ? nil : tables(hhea: hhea, typo: typo, useTypo: false)($0) }) == nil)
     }
 
-    /// A descent rounded down gives a pixel from the ascent (Blink on Linux, subpixel text).
+    /// A descent rounded down gives a device pixel from the ascent (Blink on Linux, where text
+    /// is positioned in subpixels on screens above 1x); at 1x it keeps it.
     @Test func roundedDownDescentBorrowsFromAscent() {
         let face = FaceMetrics(unitsPerEm: 1000, ascender: 800, descender: 220, lineGap: 0, xHeight: nil)
-        #expect(face.scaled(to: 10) == .init(ascent: 7, descent: 3, lineGap: 0, xHeight: nil))
-        #expect(face.scaled(to: 10).inlineBox(lineHeight: 20) == (above: 12, below: 8))
+        let two = DeviceScale(2)
+        #expect(face.scaled(to: 10, on: two) == .init(ascent: 7.5, descent: 2.5, lineGap: 0, xHeight: nil, device: two))
+        #expect(face.scaled(to: 10, on: two).inlineBox(lineHeight: 20) == (above: 12.5, below: 7.5))
+        #expect(face.scaled(to: 10) == .init(ascent: 8, descent: 2, lineGap: 0, xHeight: nil))
+        #expect(face.scaled(to: 10).inlineBox(lineHeight: 20) == (above: 13, below: 7))
     }
 
     /// The font system reads the same tables from the face Pango picks for a style.
