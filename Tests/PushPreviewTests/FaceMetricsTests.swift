@@ -91,4 +91,20 @@ struct FaceMetricsTests {
         style.size = 16
         #expect(fonts.normalLineHeight(style) == 22)
     }
+
+    /// `sans-serif` and `system-ui` are Noto Sans, as Debian's fontconfig gives them to Chromium
+    /// (`fc-match sans-serif`): at 16 px on a 3x screen, 21.667 pt lines and "Hamburgefonstiv"
+    /// 131.60 pt wide in Chromium 156 (Inter: 19.667 and 129.96).
+    @Test func genericSansSerifIsNotoSansAsInChromium() throws {
+        let fonts = try FontSystem(fonts: try FontSet.standard())
+        for family in ["sans-serif", "system-ui"] {
+            var style = TextStyle()
+            style.family = family
+            style.size = 16
+            style.deviceScale = DeviceScale(3)
+            #expect(abs(fonts.normalLineHeight(style) - 65.0 / 3) < 1e-9, "\(family)")
+            #expect(abs(fonts.measure(Paragraph(runs: [.init("Hamburgefonstiv", style: style)])).width - 131.604) < 0.05, "\(family)")
+            #expect(fonts.provides(familyList: family))
+        }
+    }
 }
