@@ -39,6 +39,7 @@ struct PropertyParser {
         "grid-column", "grid-row", "grid-column-start", "grid-column-end", "grid-row-start", "grid-row-end", "grid-area",
         "justify-items", "justify-self", "place-items", "place-self",
         "text-shadow", "transform", "transform-origin", "filter", "backdrop-filter", "-webkit-backdrop-filter",
+        "list-style", "list-style-type", "list-style-position", "list-style-image",
     ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
         .union(LogicalProperties.names)
 
@@ -97,10 +98,15 @@ struct PropertyParser {
             let outer: [String: (ComputedStyle.Display, Bool)] = ["inline-flex": (.flex, true), "inline-grid": (.grid, true),
                                                                    "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false),
                                                                    "flow-root": (.block, false)]
+            if lower == "list-item" {
+                s.display = .block; s.inlineLevel = false; s.legacyBox = false; s.flowRoot = false; s.listItem = true
+                return true
+            }
             guard let (display, inline) = outer[lower] ?? ComputedStyle.Display(rawValue: lower).map({ ($0, false) }) else { return false }
             s.display = display
             s.inlineLevel = inline
             s.legacyBox = lower.hasPrefix("-webkit-")
+            s.listItem = false
             // A legacy flexbox starts its own formatting context, as flow-root does.
             s.flowRoot = lower == "flow-root" || lower == "-webkit-box"
             return true
@@ -279,6 +285,21 @@ struct PropertyParser {
             s.breaksAnywhere = lower == "anywhere" || lower == "break-all"
             return true
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
+        // Markers outside the item's first line, of the types below; an image or an inside
+        // marker is refused (warned) rather than drawn wrong.
+        case "list-style-type": return set(ComputedStyle.ListStyleType(rawValue: lower)) { s.listStyleType = $0 }
+        case "list-style-position": return lower == "outside"
+        case "list-style-image": return lower == "none"
+        case "list-style":
+            var type: ComputedStyle.ListStyleType?, nones = 0
+            for word in lower.split(whereSeparator: \.isWhitespace) {
+                if word == "none" { nones += 1 } else if word == "outside" { continue }
+                else if let t = ComputedStyle.ListStyleType(rawValue: String(word)), type == nil { type = t } else { return false }
+            }
+            // `none` is the type's when no type is given, else the image's.
+            guard nones <= (type == nil ? 2 : 1) else { return false }
+            s.listStyleType = type ?? (nones > 0 ? .none : .disc)
+            return true
         case "unicode-bidi":
             s.bidiPlaintext = lower == "plaintext"; s.bidiIsolate = lower == "isolate"
             return ["normal", "plaintext", "isolate"].contains(lower)

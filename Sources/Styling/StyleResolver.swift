@@ -178,11 +178,14 @@ public struct StyleResolver: Sendable {
 
         var children: [StyledNode] = []
         let path = ancestors + [subject]
+        var ordinal = 0
         for child in element.children {
             switch child {
             case .text(let t): children.append(.text(t))
             case .element(let e):
-                let styled = resolve(e, parent: style, parentDeclared: declared, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+                var styled = resolve(e, parent: style, parentDeclared: declared, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+                // The list-item counter (CSS Lists 3 §4.4): each item among its siblings from 1.
+                if styled.style.listItem && styled.style.display != .none { ordinal += 1; styled.style.listOrdinal = ordinal }
                 // display: contents (Display 3 §2.5): no box of its own, its children in its place.
                 if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }
@@ -260,8 +263,15 @@ public struct StyleResolver: Sendable {
 enum UserAgentStyle {
     static let file = "user-agent.css"
     static let sheet = Stylesheet("""
-    body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, li, blockquote { display: block }
+    body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, blockquote { display: block }
     p, blockquote, figure, ul, ol { margin: 1em 0 }
+    li { display: list-item }
+    ul, ol { padding-inline-start: 40px }
+    ul { list-style-type: disc }
+    ol { list-style-type: decimal }
+    ul ul, ol ul { list-style-type: circle }
+    ul ul ul, ul ol ul, ol ul ul, ol ol ul { list-style-type: square }
+    ul ul, ul ol, ol ul, ol ol { margin-top: 0; margin-bottom: 0 }
     pre { display: block; margin: 1em 0; white-space: pre; font-family: monospace }
     h1 { font-size: 2em; margin: 0.67em 0; font-weight: bold }
     h2 { font-size: 1.5em; margin: 0.83em 0; font-weight: bold }

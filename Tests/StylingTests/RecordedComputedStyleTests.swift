@@ -67,6 +67,7 @@ struct RecordedComputedStyleTests {
         var display = s.display.rawValue
         if s.display == .flex && s.legacyBox { display = s.inlineLevel ? "-webkit-inline-box" : "-webkit-box" }
         else if s.inlineLevel && (s.display == .flex || s.display == .grid) { display = "inline-" + display }
+        else if s.listItem && s.display == .block { display = "list-item" }
         return [("display", display, c.display),
                 ("position", s.position.rawValue, c.position),
                 ("font-size", px(s.fontSize), px(c.fontSize)),
