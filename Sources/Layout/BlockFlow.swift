@@ -60,7 +60,7 @@ extension LayoutEngine {
             y += lines.height
         }
 
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             // A float is block-level but out of flow: it neither ends a run of inline content nor
             // takes part in margin collapsing.
             guard case .element(let c) = child, isBlockLevel(c), c.style.float == nil else { inline.append(child); continue }
@@ -151,7 +151,7 @@ extension LayoutEngine {
     func addTopMargins(of el: StyledElement, cbWidth: Double, to margins: inout AdjoiningMargins) {
         margins.add(el.style.marginEdges(cbWidth).top)
         guard !startsFormattingContext(el, formattingRoot: false, shrinkToFit: false), el.style.frame(cbWidth).top == 0 else { return }
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             switch child {
             case .text(let t): if t.contains(where: { !$0.isWhitespace }) { return }
             case .element(let c):

@@ -150,6 +150,7 @@ extension LayoutEngine {
         if container.whiteSpace == .nowrap, container.textOverflowEllipsis, container.overflowHidden, p.maxLines == nil { p.maxLines = 1 }
         p.rightToLeft = container.bidiPlaintext ? runs.map(\.text).joined().firstStrongIsRightToLeft ?? false : container.rightToLeft
         p.breaksWords = container.breaksWords
+        p.breaksAll = container.breaksAll
         p.language = language
         switch container.textAlign {
         case .left: p.alignment = .left
@@ -225,11 +226,13 @@ extension LayoutEngine {
             }
             guard var p = makeParagraph(inline, container: s, width: nil) else { return }
             if minimum { p.width = 0; p.maxLines = nil; p.breaksWords = s.breaksAnywhere }
-            p.wraps = minimum
+            // Min-content takes every soft wrap opportunity, and nowrap or pre text has none: its
+            // unbroken line is its minimum too (so a nowrap inline-block overflows, never squeezed).
+            p.wraps = minimum && p.wraps
             widths.append(fonts.measure(p).width + floatsBeside)
             floatsBeside = 0
         }
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             if case .element(let c) = child, c.style.float != nil, c.style.display != .none {
                 if c.style.clear != .none { endFloats() }
                 if minimum { widths.append(intrinsicWidth(c, minimum: true)) } else { floatsBeside += intrinsicWidth(c, minimum: false) }

@@ -138,6 +138,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var breaksWords = false
     /// `overflow-wrap: anywhere`: a word's break opportunities count towards min-content too.
     public var breaksAnywhere = false
+    /// `word-break: break-all` (inherited): a line may break between any two letters, so lines are
+    /// filled, not only broken inside a word that does not fit a line of its own.
+    public var breaksAll = false
     public var customProperties: [String: String] = [:]
     // Text (not inherited)
     public var underline = false, lineThrough = false
@@ -169,7 +172,7 @@ public struct ComputedStyle: Sendable, Equatable {
         var s = ComputedStyle()
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
         s.lineHeight = lineHeight; s.lineHeightNumber = lineHeightNumber; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
-        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.customProperties = customProperties
+        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.breaksAll = breaksAll; s.customProperties = customProperties
         s.textShadows = textShadows; s.deviceScale = deviceScale; s.listStyleType = listStyleType
         return s
     }

@@ -283,6 +283,7 @@ struct PropertyParser {
             guard ["normal", "anywhere", "break-word", "break-all"].contains(lower) else { return false }
             s.breaksWords = lower != "normal"
             s.breaksAnywhere = lower == "anywhere" || lower == "break-all"
+            if property == "word-break" { s.breaksAll = lower == "break-all" }
             return true
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
         // Markers outside the item's first line, of the types below; an image or an inside

@@ -77,6 +77,8 @@ public struct Paragraph: Sendable, Hashable {
     public var wraps = true
     /// Break inside a word that does not fit (`overflow-wrap: anywhere`); else it overflows.
     public var breaksWords = false
+    /// Break between any two letters (`word-break: break-all`): every line is filled.
+    public var breaksAll = false
     public var rightToLeft = false
     /// BCP 47 language for shaping (Turkish, Vietnamese and others have localized glyph forms).
     public var language = "en"

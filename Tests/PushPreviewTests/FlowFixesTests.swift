@@ -4,7 +4,8 @@ import Typography
 
 /// Silent misses of issue 37, each against what Chromium 156 laid out for the same markup (the
 /// fixture pairs of the same names, recorded at real scale 3): margins through nested empty
-/// blocks, flex-shrink factors below 1, the default style sheet's lists and their markers.
+/// blocks, flex-shrink factors below 1, the default style sheet's lists and their markers, a
+/// block inside an inline, nowrap shrink-to-fit boxes, word-break: break-all.
 struct FlowFixesTests {
     let fonts: FontSystem
     init() throws { fonts = try FontSystem(fonts: try FontSet.standard()) }
@@ -60,5 +61,31 @@ struct FlowFixesTests {
         let rtl = try #require(probe.texts.last { $0.paragraph.text == "\u{2022} " })
         #expect(rtl.frame.x == 320)
         #expect(probe.texts.count == 9)
+    }
+
+    /// CSS 2.1 §9.2.1.1: the inline is split around the block, which is laid out between the
+    /// lines before and after it (it was dropped).
+    @Test func aBlockInsideAnInlineSplitsIt() throws {
+        let probe = try LayoutProbe(#"<div style="font: 15px Inter; width: 240px"><span>One<div id="b" style="height: 10px"></div>Two</span></div><div id="after">x</div>"#,
+                                    fonts: fonts, scale: 3)
+        #expect(try #require(probe.boxes["b"]).y == 55.0 / 3)
+        #expect(try #require(probe.boxes["b"]).height == 10)
+        #expect(try #require(probe.boxes["after"]).y == 10 + 2 * 55.0 / 3)
+    }
+
+    /// A nowrap inline-block or float keeps its unbroken line and overflows its containing block.
+    @Test func nowrapShrinkToFitBoxesOverflow() throws {
+        let probe = try LayoutProbe(#"<div style="font: 15px Inter; width: 100px"><span id="ib" style="display: inline-block; white-space: nowrap">a rather long unbroken line</span><div id="fl" style="float: left; white-space: nowrap">a float wider than its box</div></div>"#,
+                                    fonts: fonts, scale: 3)
+        #expect(abs(try #require(probe.boxes["ib"]).width - 189.656) < 0.1)
+        #expect(abs(try #require(probe.boxes["fl"]).width - 175.203) < 0.1)
+    }
+
+    /// word-break: break-all fills each line, breaking anywhere: two lines where overflow-wrap's
+    /// break only inside a word too long for a line of its own makes three.
+    @Test func breakAllFillsLines() throws {
+        let probe = try LayoutProbe(#"<div id="all" style="font: 16px Inter; width: 200px; word-break: break-all">Supercalifragilistic wordsthatgoon andon and on</div>"#,
+                                    fonts: fonts, scale: 3)
+        #expect(abs(try #require(probe.boxes["all"]).height - 2 * 59.0 / 3) < 1e-9)
     }
 }
