@@ -88,4 +88,13 @@ struct FlowFixesTests {
                                     fonts: fonts, scale: 3)
         #expect(abs(try #require(probe.boxes["all"]).height - 2 * 59.0 / 3) < 1e-9)
     }
+
+    /// Preserved spaces are not collapsible, so the space after a pre span stays (it was collapsed
+    /// into them); pre-wrap's space before a forced break hangs instead of making a line of its own.
+    @Test func whiteSpaceAcrossSpansAndBeforeForcedBreaks() throws {
+        let mixed = try LayoutProbe(#"<div style="font: 15px Inter"><span style="white-space: pre">x  </span> y</div>"#, fonts: fonts, scale: 3)
+        #expect(mixed.texts.map { $0.paragraph.text } == ["x   y"])
+        let preWrap = try LayoutProbe(#"<div id="g" style="font: 15px Inter; white-space: pre-wrap; width: 60px">one two <br>x</div>"#, fonts: fonts, scale: 3)
+        #expect(abs(try #require(preWrap.boxes["g"]).height - 2 * 55.0 / 3) < 1e-9)
+    }
 }
