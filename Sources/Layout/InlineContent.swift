@@ -98,7 +98,7 @@ extension LayoutEngine {
                     }
                 }
                 if !text.isEmpty {
-                    text = joined(text)
+                    text = joined(LineBreakTailoring.breakingBeforeSmallKana(text))
                     runs.append(.init(text, style: runStyle(style)))
                     bytes += text.pangoByteCount
                     afterObject = false

@@ -230,6 +230,7 @@ extension FontSystem {
         // A word broken to fit a line gets no hyphen: Pango adds one unless told, a browser never
         // does without `hyphens: auto`.
         if p.breaksWords || p.breaksAll, let noHyphens = pango_attr_insert_hyphens_new(0) { pango_attr_list_insert(list, noHyphens) }
+        for attribute in LineBreakTailoring.attributes(text) { pango_attr_list_insert(list, attribute) }
         var start = 0
         for run in p.runs {
             let length = run.text.replacingNewlines().utf8.count
