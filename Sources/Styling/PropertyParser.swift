@@ -149,7 +149,11 @@ struct PropertyParser {
             return ["solid", "none", "hidden"].contains(lower)
         case "border-width": return set(sides(v, { Self.lineWidth($0, points) })) { s.borderWidth = $0 }
         case "border-color": return set(sides(v, color)) { s.borderColor = $0 }
-        case "border-style": return lower == "solid" || lower == "none"
+        case "border-style":
+            // One to four sides (CSS Backgrounds 3 §3.2): a side with none or hidden has no border.
+            guard let styles = sides(v, { ["solid", "none", "hidden"].contains($0.lowercased()) ? $0.lowercased() : nil }) else { return false }
+            for (i, style) in styles.enumerated() where style != "solid" { s.borderWidth[i] = 0 }
+            return true
         case "border-radius": return set(sides(v) { length($0, auto: false) }) { s.borderRadius = $0 }
         case "border-top-left-radius": return set(length(v, auto: false)) { s.borderRadius[0] = $0 }
         case "border-top-right-radius": return set(length(v, auto: false)) { s.borderRadius[1] = $0 }
@@ -159,7 +163,9 @@ struct PropertyParser {
         case "aspect-ratio":
             let parts = lower.split(separator: "/").compactMap { Double(decimal: $0.trimmed) }
             return set(parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil) { s.aspectRatio = $0 }
-        case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
+        // auto and scroll clip as hidden does in a still picture: iOS overlays its scroll bars (and
+        // the fidelity Chromium hides them), so they take no room.
+        case "overflow": s.overflowHidden = lower != "visible"; return ["hidden", "clip", "visible", "auto", "scroll"].contains(lower)
         case "opacity": return set(Double(decimal: lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
         case "background-image":
