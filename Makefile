@@ -102,9 +102,10 @@ fidelity-compare:
 # the sample's own files in $(SHARED)/conformance/csswg-test-sample (what CI has), and skipped
 # with a message saying how to get one when there is none. It is laid out at each device scale
 # of WPT_SCALES, ours and Chromium's (started at that real scale), and fails below WPT_FLOOR
-# tests within 0.5 pt at any of them. The floor is the count of the latest whole run (FLOOR_NOTE)
-# minus 3; raise it as the engine gains.
-WPT_FLOOR ?= 96
+# tests within 0.5 pt at any of them. The floor is the count of the latest whole run (2026-12-04,
+# 101 of 163 at real scale 3 and at 2, debug, after layout at the device's scale and issue 37's
+# silent misses; 0 silent misses) minus 3; raise it as the engine gains.
+WPT_FLOOR ?= 98
 WPT_SCALES ?= 3 2
 fidelity-wpt:
 	@rm -rf $(FIDELITY_DIR)-wpt
