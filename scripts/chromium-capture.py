@@ -2,7 +2,8 @@
 """Lays out each prepared fixture page in headless Chromium: box geometry of every element
 with an id (getBoundingClientRect) and a screenshot at the same size and scale as ours; for a
 Yoga fixture page (a yoga.txt beside it), every node of every case; for a Web Platform Test
-page (a wpt.txt), every id'd element.
+page (a wpt.txt), every id'd element. Each page is laid out by a Chromium started at the real
+device scale the page states (chromium_driver), one Chromium per scale.
 Usage: chromium-capture.py WORKDIR. Uses Debian's chromium, chromium-driver, python3-selenium."""
 import base64, json, os, sys
 import chromium_driver
@@ -41,13 +42,14 @@ WPT_BOXES = """
         displays[e.id] = getComputedStyle(e).display;
     }
     return {boxes, displays};"""
-driver = chromium_driver.start()
+drivers = chromium_driver.Drivers()
 try:
     for stem in sorted(os.listdir(work)):
         folder = os.path.join(work, stem)
         page = os.path.join(folder, "page.html")
         if not os.path.exists(page):
             continue
+        driver = drivers(chromium_driver.page_scale(page))
         if os.path.exists(os.path.join(folder, "yoga.txt")):
             driver.get("file://" + page)
             driver.execute_script("return document.fonts.ready.then(() => true)")
@@ -58,8 +60,10 @@ try:
             json.dump(driver.execute_script(WPT_BOXES), open(os.path.join(folder, "chrome.json"), "w"))
             continue
         size = json.load(open(os.path.join(folder, "size.json")))
-        w, h, scale = size["width"], max(1, size["height"]), size["scale"]
-        chromium_driver.load(driver, page, w, h, scale)
+        w, h = size["width"], max(1, size["height"])
+        if size["scale"] != driver.device_scale:
+            sys.exit(f"chromium-capture: {stem}: drawn at scale {size['scale']:g}, its page states {driver.device_scale:g}")
+        chromium_driver.load(driver, page, w, h)
         boxes = driver.execute_script("""
             return Array.from(document.querySelectorAll('[id]')).map(e => {
                 const r = e.getBoundingClientRect();
@@ -71,4 +75,4 @@ try:
                                        "captureBeyondViewport": True})
         open(os.path.join(folder, "chrome.png"), "wb").write(base64.b64decode(shot["data"]))
 finally:
-    driver.quit()
+    drivers.quit()

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """`make fidelity-record`: Chromium's truth for each fixture of Tests/Fixtures/layout, recorded once
-into Tests/Fixtures/layout/expected/NAME.json so that the Layout and Styling tests compare our
-engine with it on every `swift test`, with no browser (as Yoga's gentest does).
+into Tests/Fixtures/layout/expected/SCALEx/NAME.json so that the Layout and Styling tests compare
+our engine with it on every `swift test`, with no browser (as Yoga's gentest does).
 Usage: fidelity-record.py WORKDIR FIXTURES. WORKDIR holds the pages `pushpreview-fidelity prepare`
-wrote (WORKDIR/NAME/page.html, the HTML page we emit for the fixture); FIXTURES is the fixture
-folder. Per fixture, at the fidelity width in a 640 px tall viewport: every id'd element's
+wrote (WORKDIR/NAME@SCALEx/page.html, the HTML page we emit for the fixture at each device scale);
+FIXTURES is the fixture folder. Per fixture and scale, in a Chromium started at that real scale
+(chromium_driver), at the fidelity width in a 640 px tall viewport: every id'd element's
 border box (getBoundingClientRect, null without a box), a few computed values, and the page's
 height (the root element's box). Numbers are rounded to 1/64 px and keys sorted, so the same
 Chromium writes the same bytes."""
@@ -12,8 +13,8 @@ import json, os, sys
 import chromium_driver
 
 work, fixtures = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-expected = os.path.join(fixtures, "expected")
 WIDTH, HEIGHT = 360, 640
+SCALES = [2, 3]  # FixtureLab.scales
 # Computed values the Styling tests compare; line-height null for `normal`.
 MEASURE = """
     const boxes = {}, styles = {}, duplicates = [];
@@ -60,22 +61,31 @@ def write(path, data):
 
 
 stems = sorted(name[:-5] for name in os.listdir(fixtures) if name.endswith(".html"))
-os.makedirs(expected, exist_ok=True)
-driver = chromium_driver.start()
-try:
-    for stem in stems:
-        page = os.path.join(work, stem, "page.html")
-        if not os.path.exists(page):
-            sys.exit(f"fidelity-record: {page} is missing (run pushpreview-fidelity prepare {work} first)")
-        chromium_driver.load(driver, page, WIDTH, HEIGHT)
-        found = driver.execute_script(MEASURE)
-        if found["duplicates"]:
-            sys.exit(f"fidelity-record: {stem}.html has ids used twice ({', '.join(found['duplicates'])}): boxes are recorded by id")
-        write(os.path.join(expected, stem + ".json"), rounded({"boxes": found["boxes"], "styles": found["styles"], "height": float(found["height"])}))
-finally:
-    driver.quit()
-for name in sorted(os.listdir(expected)):
-    if name.endswith(".json") and name[:-5] not in stems:
-        os.remove(os.path.join(expected, name))
-        print(f"fidelity-record: removed {name}, whose fixture is gone")
-print(f"fidelity-record: {len(stems)} fixtures recorded in {expected}")
+# FIDELITY_ONLY=NAME,NAME (as `prepare` takes it): record those alone, remove nothing.
+only = os.environ.get("FIDELITY_ONLY")
+every = stems
+if only:
+    stems = [s for s in stems if s in only.split(",")]
+for scale in SCALES:
+    expected = os.path.join(fixtures, "expected", f"{scale}x")
+    os.makedirs(expected, exist_ok=True)
+    driver = chromium_driver.start(scale)
+    try:
+        for stem in stems:
+            page = os.path.join(work, f"{stem}@{scale}x", "page.html")
+            if not os.path.exists(page):
+                sys.exit(f"fidelity-record: {page} is missing (run pushpreview-fidelity prepare {work} first)")
+            if chromium_driver.page_scale(page) != scale:
+                sys.exit(f"fidelity-record: {page} states device scale {chromium_driver.page_scale(page):g}, not {scale}")
+            chromium_driver.load(driver, page, WIDTH, HEIGHT)
+            found = driver.execute_script(MEASURE)
+            if found["duplicates"]:
+                sys.exit(f"fidelity-record: {stem}.html has ids used twice ({', '.join(found['duplicates'])}): boxes are recorded by id")
+            write(os.path.join(expected, stem + ".json"), rounded({"boxes": found["boxes"], "styles": found["styles"], "height": float(found["height"])}))
+    finally:
+        driver.quit()
+    for name in sorted(os.listdir(expected)):
+        if name.endswith(".json") and name[:-5] not in every:
+            os.remove(os.path.join(expected, name))
+            print(f"fidelity-record: removed {scale}x/{name}, whose fixture is gone")
+    print(f"fidelity-record: {len(stems)} fixtures recorded at device scale {scale} in {expected}")

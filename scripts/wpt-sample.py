@@ -10,8 +10,11 @@ the recorded commit, at test time.
   wpt-sample.py extract OUT             each sampled file and the support files it names (images,
                                         style sheets, fonts), at the recorded commit, from $WPT,
                                         else $SHARED (../shared)/conformance/csswg-test or wpt,
-                                        else .build/wpt-git (a git directory, bare or not) into
-                                        OUT; exits 3 with a message saying how to get a copy when
+                                        else .build/wpt-git (a git directory, bare or not), else
+                                        the sample's own files in $SHARED/conformance/
+                                        csswg-test-sample (a plain folder at the same paths, its
+                                        README naming the recorded commit: what CI has) into OUT;
+                                        exits 3 with a message saying how to get a copy when
                                         none is there
 
 The source is the W3C CSS test suite (w3c/csswg-test, 2017), from which Web Platform Tests'
@@ -53,18 +56,28 @@ def git(copy, *args):
     return subprocess.run(["git", "-C", copy, *args], capture_output=True)
 
 
-def copy_or_exit():
+def shared_folder():
+    return os.environ.get("SHARED") or os.path.join(HERE, "..", "shared")
+
+
+def copy_or_exit(plain_folder_too=False):
+    """A git copy of the suite; with `plain_folder_too`, else the sample's own files
+    ($SHARED/conformance/csswg-test-sample, returned as ("folder", path))."""
     given = os.environ.get("WPT")
     if given and git(given, "rev-parse", "--git-dir").returncode != 0:
         sys.exit(f"wpt: WPT={given} is not a git directory")
-    shared = os.environ.get("SHARED") or os.path.join(HERE, "..", "shared")
+    shared = shared_folder()
     for place in [given, os.path.join(shared, "conformance", "csswg-test"), os.path.join(shared, "conformance", "wpt"),
                   os.path.join(HERE, ".build", "wpt-git")]:
         if place and os.path.isdir(place) and git(place, "rev-parse", "--git-dir").returncode == 0:
             return os.path.abspath(place)
+    sample_files = os.path.join(shared, "conformance", "csswg-test-sample")
+    if plain_folder_too and os.path.isfile(os.path.join(sample_files, "README.md")):
+        return ("folder", os.path.abspath(sample_files))
     print("wpt: skipped, no copy of the CSS test suite the sample is read from (Tests/Fixtures/wpt/sample.txt's source line):\n"
           "  set WPT=/path/to/it (a git clone, bare or not, e.g. git clone --bare https://github.com/w3c/csswg-test)\n"
-          "  or put one at ../shared/conformance/csswg-test or .build/wpt-git")
+          "  or put one at ../shared/conformance/csswg-test or .build/wpt-git,\n"
+          "  or the sample's own files at ../shared/conformance/csswg-test-sample")
     sys.exit(3)
 
 
@@ -119,9 +132,25 @@ def extract(out):
     if source is None:
         sys.exit(f"wpt: {SAMPLE} has no source line")
     repository, ref, commit = source[1:4]
-    copy = copy_or_exit()
-    if git(copy, "cat-file", "-e", commit + "^{commit}").returncode != 0:
-        sys.exit(f"wpt: {copy} is not a copy of {repository}: it has no commit {commit} ({ref}), which the sample was read at")
+    copy = copy_or_exit(plain_folder_too=True)
+    if isinstance(copy, tuple):
+        # The sample's files as they are at the commit, at the same paths: read as the git copy would be.
+        folder = copy[1]
+        if commit not in open(os.path.join(folder, "README.md"), encoding="utf-8").read():
+            sys.exit(f"wpt: {folder} does not say it holds {repository} at {commit}, which the sample was read at")
+
+        def show(place):
+            path = os.path.normpath(os.path.join(folder, place))
+            if not path.startswith(folder + os.sep) or not os.path.isfile(path):
+                return subprocess.CompletedProcess([], 1, b"", b"")
+            return subprocess.CompletedProcess([], 0, open(path, "rb").read(), b"")
+        copy = folder
+    else:
+        if git(copy, "cat-file", "-e", commit + "^{commit}").returncode != 0:
+            sys.exit(f"wpt: {copy} is not a copy of {repository}: it has no commit {commit} ({ref}), which the sample was read at")
+
+        def show(place):
+            return git(copy, "show", f"{commit}:{place}")
     tests = [l[1] for l in lines if l[0] == "test"]
     missing, support, absent, todo, done = 0, 0, 0, list(tests), set()
     while todo:
@@ -129,7 +158,7 @@ def extract(out):
         if path in done:
             continue
         done.add(path)
-        shown = next((found for found in (git(copy, "show", f"{commit}:{place}") for place in places(path, tests))
+        shown = next((found for found in (show(place) for place in places(path, tests))
                       if found.returncode == 0), None)
         if shown is None:
             missing, absent = missing + (path in tests), absent + (path not in tests)

@@ -18,6 +18,8 @@ import Typography
 let wptSample = ProcessInfo.processInfo.environment["WPT_SAMPLE"].map { URL(fileURLWithPath: $0) }
     ?? root.appendingPathComponent("Tests/Fixtures/wpt/sample.txt")
 let wptWidth = 800.0
+/// The device scale the sample is laid out at, ours and Chromium's (started at it): WPT_SCALE, else 3.
+let wptScale = Int(ProcessInfo.processInfo.environment["WPT_SCALE"] ?? "") ?? 3
 
 struct WPTSample {
     var folders: [String]
@@ -104,7 +106,8 @@ func wptPrepare() throws -> Int32 {
                 fontWarnings.append("@font-face \(src) of \(face.family) could not be loaded")
             }
         }
-        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: .light).resolve(body, file: path, fonts: fonts)
+        let (styled, warnings) = StyleResolver(sheets: sheets, appearance: .light, deviceScale: DeviceScale(Double(wptScale)))
+            .resolve(body, file: path, fonts: fonts)
         // What the style sheets and the cascade warned about: the parser's and sanitizer's notes
         // (a removed <link> or <meta>) say nothing about layout, so they do not make a miss "warned".
         found.warnings = (sheets.flatMap(\.warnings) + warnings).map(\.message) + fontWarnings
@@ -124,14 +127,14 @@ func wptPrepare() throws -> Int32 {
         try "wpt".write(to: folder.appendingPathComponent("wpt.txt"), atomically: true, encoding: .utf8)
         laidOut += 1
     }
-    print("wpt: prepared \(sample.tests.count) tests (\(laidOut) laid out, \(skipped) skipped) in \(work.path)")
+    print("wpt: prepared \(sample.tests.count) tests (\(laidOut) laid out, \(skipped) skipped) at device scale \(wptScale) in \(work.path)")
     return 0
 }
 
 /// The page Chromium lays out: the body as our parser read it (ids added), the test's own CSS
 /// as written, after the prelude every page we emit starts with (HTMLWriter: no body margin,
-/// Inter 16 px), Ahem for the tests that name it, and the test's folder in the extracted suite as
-/// the base its support files are found from.
+/// Inter 16 px), Ahem for the tests that name it, the test's folder in the extracted suite as
+/// the base its support files are found from, and the device scale it is laid out at.
 func wptPage(body: Element, css: [String], ahem: String, base: URL) -> String {
     let attributes = body.attributes.map { " \($0.name)=\"\(escapeHTML($0.value))\"" }.joined()
     return """
@@ -139,6 +142,7 @@ func wptPage(body: Element, css: [String], ahem: String, base: URL) -> String {
     <html lang="en">
     <head>
     <meta charset="utf-8">
+    <meta name="\(HTMLWriter.deviceScaleMeta)" content="\(wptScale)">
     <base href="\(escapeHTML(base.absoluteString))">
     <style>
     @font-face { font-family: Ahem; src: url("file://\(ahem)") }
@@ -174,7 +178,7 @@ func wptCompare() throws -> Int32 {
         let said = c.warnings.isEmpty ? "no warning" : "warned: " + c.warnings.prefix(3).joined(separator: "; ")
         misses.append("\(c.path): \(differences.count) boxes off, first \(differences.prefix(2).joined(separator: "; ")) — \(said)")
     }
-    print("\nWeb Platform Tests sample against Chromium, every box within 0.5 pt")
+    print("\nWeb Platform Tests sample against Chromium at device scale \(wptScale), every box within 0.5 pt")
     print("folder                              cases  within  skipped  miss:warned  silent")
     var total = Row()
     for (folder, r) in rows.sorted(by: { $0.key < $1.key }) {

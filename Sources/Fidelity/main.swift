@@ -16,7 +16,7 @@ import Typography
 // `compare` prints, per case, the largest box difference (pt) and the share of pixels
 // that differ by more than 25%, and checks the targets.
 
-let width = FixtureLab.width, scale = 2
+let width = FixtureLab.width
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 let fixtures = root.appendingPathComponent("Tests/Fixtures/layout")
 let arguments = CommandLine.arguments
@@ -31,30 +31,40 @@ struct Box: Codable { var id: String?; var x, y, width, height: Double }
 
 func prepare() throws {
     let lab = try FixtureLab(folder: fixtures)
-    for name in names {
-        let page = try lab.page(name)
-        let folder = work.appendingPathComponent(page.stem)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
-        for w in page.warnings { print("warning: \(w)") }
-        // @font-face files sit beside the page, copied from the system files our engine loaded.
-        var html = HTMLWriter.Page(title: page.stem, body: page.body, sheets: page.sheets, appearance: page.appearance, width: width,
-                                   background: page.background, language: "en")
-        for (src, system) in page.fontFaces.sorted(by: { $0.key < $1.key }) {
-            let copy = folder.appendingPathComponent(src)
-            try? FileManager.default.removeItem(at: copy)
-            try FileManager.default.copyItem(atPath: system, toPath: copy.path)
-            html.fontFiles[src] = src
+    // FIDELITY_ONLY=NAME,NAME: those fixtures alone and no chrome pages (while working on them).
+    let only = ProcessInfo.processInfo.environment["FIDELITY_ONLY"].map { Set($0.split(separator: ",").map { String($0) + ".html" }) }
+    let chosen = names.filter { only?.contains($0) ?? true }
+    for name in chosen {
+        for scale in FixtureLab.scales {
+            try prepare(name, scale: scale, lab: lab)
         }
-        let painted = PNGPainter(fonts: lab.fonts, images: lab.images, scale: scale).paint(page.scene, background: page.background)
-        try Data(try PNGCodec.encode(painted.image, scale: scale, compressionLevel: 1)).write(to: folder.appendingPathComponent("ours.png"))
-        let boxes = page.scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        try JSONEncoder().encode(["width": width, "height": page.scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
-        try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
-        try HTMLWriter.html(html) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
-        for entry in lab.images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
     }
-    let chrome = try prepareChrome()
-    print("prepared \(names.count) fixtures and \(chrome) system chrome pages in \(work.path)")
+    let chrome = only == nil ? try prepareChrome() : 0
+    print("prepared \(chosen.count) fixtures at scales \(FixtureLab.scales.map(String.init).joined(separator: " and ")) and \(chrome) system chrome pages in \(work.path)")
+}
+
+/// One fixture at one device scale, as the case NAME@SCALEx: our PNG and boxes, and the page.
+func prepare(_ name: String, scale: Int, lab: FixtureLab) throws {
+    let page = try lab.page(name, scale: scale)
+    let folder = work.appendingPathComponent("\(page.stem)@\(scale)x")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+    if scale == FixtureLab.scales[0] { for w in page.warnings { print("warning: \(w)") } }
+    // @font-face files sit beside the page, copied from the system files our engine loaded.
+    var html = HTMLWriter.Page(title: page.stem, body: page.body, sheets: page.sheets, appearance: page.appearance, width: width,
+                               deviceScale: scale, background: page.background, language: "en")
+    for (src, system) in page.fontFaces.sorted(by: { $0.key < $1.key }) {
+        let copy = folder.appendingPathComponent(src)
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(atPath: system, toPath: copy.path)
+        html.fontFiles[src] = src
+    }
+    let painted = PNGPainter(fonts: lab.fonts, images: lab.images, scale: scale).paint(page.scene, background: page.background)
+    try Data(try PNGCodec.encode(painted.image, scale: scale, compressionLevel: 1)).write(to: folder.appendingPathComponent("ours.png"))
+    let boxes = page.scene.boxes.filter { $0.id != nil }.map { Box(id: $0.id, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    try JSONEncoder().encode(["width": width, "height": page.scene.height, "scale": Double(scale)]).write(to: folder.appendingPathComponent("size.json"))
+    try JSONEncoder().encode(boxes).write(to: folder.appendingPathComponent("ours.json"))
+    try HTMLWriter.html(html) { $0 }.write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+    for entry in lab.images.entries.values { try Data(entry.bytes).write(to: folder.appendingPathComponent(entry.fileName)) }
 }
 
 /// Examples payloads that between them show every part of the chrome, rendered on iPhone 15 in

@@ -60,7 +60,7 @@ extension LayoutEngine {
             y += lines.height
         }
 
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             // A float is block-level but out of flow: it neither ends a run of inline content nor
             // takes part in margin collapsing.
             guard case .element(let c) = child, isBlockLevel(c), c.style.float == nil else { inline.append(child); continue }
@@ -85,7 +85,7 @@ extension LayoutEngine {
                 func slot(_ top: Double) -> FlowSlot { FlowSlot(left: content.left, width: contentWidth, top: content.top + top, rightToLeft: el.style.rightToLeft) }
                 placed = layoutBox(c, cbWidth: contentWidth, cbHeight: contentHeight, slot: slot(top))
                 var collapsed = pending
-                collapsed.add(placed.margin.top)
+                collapsed.add(placed.adjoiningTop)
                 if !cleared, !atTop, y + collapsed.value != top, !(before.isEmpty && exclusions.isEmpty) {
                     // Margins from inside it moved it: its lines and floats go again from there.
                     exclusions = before
@@ -96,10 +96,10 @@ extension LayoutEngine {
                 // An empty box's own margins adjoin, and join those around it (§8.3.1).
                 // Its border edge sits where its top margin alone would put it.
                 var above = pending
-                above.add(placed.margin.top)
+                above.add(placed.adjoiningTop)
                 placed.box.frame.x = origin.0 + placed.margin.left
                 placed.box.frame.y = origin.1 + y + (atTop ? 0 : above.value)
-                if atTop { leading.add(placed.margin.top); leading.add(placed.margin.bottom) } else { pending.add(placed.margin.top); pending.add(placed.margin.bottom) }
+                if atTop { leading.add(placed.adjoiningTop); leading.add(placed.adjoiningBottom) } else { pending.add(placed.adjoiningTop); pending.add(placed.adjoiningBottom) }
                 items.append(.box(placed.box))
                 continue
             }
@@ -113,10 +113,10 @@ extension LayoutEngine {
                 atTop = false
             } else if atTop {
                 // The first child's top margin leaves through the parent's top.
-                leading.add(placed.margin.top)
+                leading.add(placed.adjoiningTop)
                 atTop = false
             } else {
-                pending.add(placed.margin.top)
+                pending.add(placed.adjoiningTop)
                 y += pending.value
             }
             let x = besideFloats?.x ?? inlineOffset(c.style, width: placed.box.frame.width, margin: placed.margin,
@@ -127,8 +127,7 @@ extension LayoutEngine {
             offsetRelative(&placed.box, c.style, cbWidth: contentWidth, cbHeight: contentHeight)
             items.append(.box(placed.box))
             y += placed.box.frame.height
-            pending = AdjoiningMargins()
-            pending.add(placed.margin.bottom)
+            pending = placed.adjoiningBottom
         }
         flushInline()
         return collapseBottom ? (items, y, leading, pending, staticTops, clampEnd) : (items, y + pending.value, leading, AdjoiningMargins(), staticTops, clampEnd)
@@ -152,7 +151,7 @@ extension LayoutEngine {
     func addTopMargins(of el: StyledElement, cbWidth: Double, to margins: inout AdjoiningMargins) {
         margins.add(el.style.marginEdges(cbWidth).top)
         guard !startsFormattingContext(el, formattingRoot: false, shrinkToFit: false), el.style.frame(cbWidth).top == 0 else { return }
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             switch child {
             case .text(let t): if t.contains(where: { !$0.isWhitespace }) { return }
             case .element(let c):
@@ -176,15 +175,28 @@ extension LayoutEngine {
     struct AdjoiningMargins {
         var positive = 0.0, negative = 0.0
         var value: Double { positive + negative }
+        init() {}
+        init(_ m: Double) { add(m) }
         mutating func add(_ m: Double) { positive = max(positive, m); negative = min(negative, m) }
+        mutating func add(_ set: AdjoiningMargins) { add(set.positive); add(set.negative) }
     }
 
     /// A block whose top and bottom margins adjoin (§8.3.1): no height, border, padding or
-    /// in-flow content, and no formatting context of its own.
+    /// in-flow content, and no formatting context of its own. Empty blocks inside it are no
+    /// content (their margins collapse through them and on through it, as in Chromium).
     func collapsesThrough(_ el: StyledElement, _ placed: Placed) -> Bool {
         let s = el.style
         return s.display == .block && !s.overflowHidden && !s.flowRoot && placed.box.frame.height == 0 && s.borderWidth[0] == 0 && s.borderWidth[2] == 0
-            && s.minHeight.resolve(0) ?? 0 == 0 && placed.box.items.allSatisfy { if case .box(let b) = $0 { b.isFloat } else { false } }
+            && s.minHeight.resolve(0) ?? 0 == 0 && holdsNoFlow(placed.box.items)
+    }
+
+    /// Nothing but floats, absolutely positioned boxes and empty blocks (no height, no clipping)
+    /// that hold nothing either.
+    func holdsNoFlow(_ items: [SceneItem]) -> Bool {
+        items.allSatisfy { item in
+            guard case .box(let b) = item else { return false }
+            return b.isFloat || b.isAbsolute || (b.frame.height == 0 && !b.clipsContent && b.serial != 0 && holdsNoFlow(b.items))
+        }
     }
 
     /// position: relative moves the box after layout (§9.4.3).

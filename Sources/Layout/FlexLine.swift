@@ -27,12 +27,16 @@ extension LayoutEngine {
                     items[i].target = items[i].hypothetical
                 }
             }
+            // Step 3: the free space once the inflexible items are frozen at their hypothetical sizes.
+            let initialFree = innerMain - items.reduce(0) { $0 + ($1.frozen ? $1.target : $1.base) + outer($1) } - gaps
             while items.contains(where: { !$0.frozen }) {
                 let taken = items.reduce(0) { $0 + ($1.frozen ? $1.target : $1.base) + outer($1) } + gaps
                 var free = innerMain - taken
                 let unfrozen = items.indices.filter { !items[$0].frozen }
                 let factorSum = unfrozen.reduce(0) { $0 + (growing ? items[$1].el.style.flexGrow : items[$1].el.style.flexShrink) }
-                if growing && factorSum < 1 { free = min(free, (innerMain - items.reduce(0) { $0 + $1.base + outer($1) } - gaps) * factorSum) }
+                // Step 4b: factors summing below 1 take only that share of the initial free space,
+                // growing or shrinking (two items with flex-shrink 0.25 absorb half the overflow).
+                if factorSum < 1, abs(initialFree * factorSum) < abs(free) { free = initialFree * factorSum }
                 let scaledSum = unfrozen.reduce(0) { $0 + items[$1].el.style.flexShrink * items[$1].base }
                 var violation = 0.0
                 for i in unfrozen {

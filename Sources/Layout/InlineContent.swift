@@ -1,3 +1,4 @@
+import Foundation
 import Styling
 import Typography
 
@@ -22,6 +23,19 @@ extension LayoutEngine {
         var runs: [Paragraph.Run] = []
         var objects: [Paragraph.InlineObject] = []
         var bytes = 0
+        /// The last run is pre-wrap text: its spaces before a forced break hang (dropped there).
+        var lastRunPreWrap = false
+        /// pre-wrap's spaces at the end of a line hang (CSS Text 3 §4.1.3): they neither make the
+        /// line wrap nor count for its alignment. Before a forced break nothing follows them on the
+        /// line, so they go, as Pango would wrap them (an extra line) and place them as text.
+        /// Measuring a size (no width) keeps them: Blink's max-content counts them.
+        func dropHangingSpaces() {
+            guard lastRunPreWrap, width != nil, var last = runs.popLast() else { return }
+            let before = last.text.pangoByteCount
+            while let c = last.text.unicodeScalars.last, c == " " || c == "\t" { last.text.unicodeScalars.removeLast() }
+            bytes -= before - last.text.pangoByteCount
+            if !last.text.isEmpty { runs.append(last) }
+        }
         var lastWasSpace = true // leading white space of a line is dropped
         var afterObject = false
         /// An inline box's edge was just put in: what comes next joins it unless it is a space.
@@ -69,19 +83,26 @@ extension LayoutEngine {
                     }
                     text = collapsed
                 } else if let last = text.last {
-                    lastWasSpace = last.isCollapsibleSpace
+                    // Preserved spaces are not collapsible (CSS Text 3 §4.1.1), so a collapsible one
+                    // after them stays; after a preserved line break it starts a line and goes.
+                    lastWasSpace = last == "\n" || last == "\r\n"
                     // break-spaces (CSS Text 3 §3): a space never hangs and a line may break after each
                     // one, so each is a no-break space (kept at the line's end) then a zero-width space.
                     // After an atomic inline a line may break before the space too (as Blink breaks).
                     if style.whiteSpace == .breakSpaces {
                         text = (afterObject && text.hasPrefix(" ") ? "\u{200B}" : "") + text.replacing(" ", with: "\u{00A0}\u{200B}")
                     }
+                    if style.whiteSpace == .preWrap, width != nil {
+                        text = text.replacingOccurrences(of: #"[ \t]+(?=\r?\n)"#, with: "", options: .regularExpression)
+                        if text.hasPrefix("\n") || text.hasPrefix("\r\n") { dropHangingSpaces() }
+                    }
                 }
                 if !text.isEmpty {
-                    text = joined(text)
+                    text = joined(LineBreakTailoring.breakingBeforeSmallKana(text))
                     runs.append(.init(text, style: runStyle(style)))
                     bytes += text.pangoByteCount
                     afterObject = false
+                    lastRunPreWrap = style.whiteSpace == .preWrap
                 }
             case .element(let e):
                 // A float is placed apart (Floats.swift): no part of the line's text.
@@ -107,7 +128,11 @@ extension LayoutEngine {
                     afterObject = true
                     return
                 }
-                if e.element.tag == "br" { runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; return }
+                if e.element.tag == "br" {
+                    dropHangingSpaces()
+                    runs.append(.init("\n", style: runStyle(e.style))); bytes += 3; lastWasSpace = true; lastRunPreWrap = false
+                    return
+                }
                 let cb = width ?? 0, m = e.style.marginEdges(cb), f = e.style.frame(cb)
                 let (left, right) = (m.left + f.left, m.right + f.right)
                 // unicode-bidi: isolate (the dir attribute's, <bdi>'s): its text is ordered apart from the
@@ -150,6 +175,7 @@ extension LayoutEngine {
         if container.whiteSpace == .nowrap, container.textOverflowEllipsis, container.overflowHidden, p.maxLines == nil { p.maxLines = 1 }
         p.rightToLeft = container.bidiPlaintext ? runs.map(\.text).joined().firstStrongIsRightToLeft ?? false : container.rightToLeft
         p.breaksWords = container.breaksWords
+        p.breaksAll = container.breaksAll
         p.language = language
         switch container.textAlign {
         case .left: p.alignment = .left
@@ -225,11 +251,13 @@ extension LayoutEngine {
             }
             guard var p = makeParagraph(inline, container: s, width: nil) else { return }
             if minimum { p.width = 0; p.maxLines = nil; p.breaksWords = s.breaksAnywhere }
-            p.wraps = minimum
+            // Min-content takes every soft wrap opportunity, and nowrap or pre text has none: its
+            // unbroken line is its minimum too (so a nowrap inline-block overflows, never squeezed).
+            p.wraps = minimum && p.wraps
             widths.append(fonts.measure(p).width + floatsBeside)
             floatsBeside = 0
         }
-        for child in el.children {
+        for child in splittingInlines(el.children) {
             if case .element(let c) = child, c.style.float != nil, c.style.display != .none {
                 if c.style.clear != .none { endFloats() }
                 if minimum { widths.append(intrinsicWidth(c, minimum: true)) } else { floatsBeside += intrinsicWidth(c, minimum: false) }

@@ -12,6 +12,9 @@ import Typography
 public final class FixtureLab {
     /// The width every fixture is laid out at: a notification's, in CSS pixels (points).
     public static let width = 360.0
+    /// The device scales every fixture is laid out and recorded at: iPhone SE's and iPads' 2, the
+    /// other iPhones' 3 (Chromium started at that real scale, as on such a screen).
+    public static let scales = [2, 3]
     /// The font files @font-face fixtures may name, from Debian's fonts-noto-core (make deps):
     /// fixtures name them under media/ and the fonts come from the system, so no font file
     /// lives in the repository.
@@ -38,14 +41,19 @@ public final class FixtureLab {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Fixtures/layout").standardizedFileURL
     }
 
+    /// Where `make fidelity-record` writes Chromium's boxes for a fixture at a device scale.
+    public func expectation(_ stem: String, scale: Int) -> URL {
+        folder.appendingPathComponent("expected/\(scale)x/\(stem).json")
+    }
+
     /// Every fixture's file name (NAME.html), sorted.
     public var names: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".html") }.sorted()
     }
 
     /// One fixture laid out: parsed and sanitized as a template is, its @font-face files loaded
-    /// from the system (`fontFiles`), styled and laid out at `width`.
-    public func page(_ name: String) throws -> FixturePage {
+    /// from the system (`fontFiles`), styled and laid out at `width` for a screen of `scale`.
+    public func page(_ name: String, scale: Int) throws -> FixturePage {
         let stem = String(name.dropLast(5))
         let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
         let document = Sanitizer.sanitize(try HTMLParser.parse(source, file: name), allowURL: Sanitizer.localURL)
@@ -59,10 +67,11 @@ public final class FixtureLab {
             }
         }
         let appearance: Appearance = stem.hasSuffix("-dark") ? .dark : .light
-        let (styled, styleWarnings) = StyleResolver(sheets: sheets, appearance: appearance).resolve(document.body, file: name, fonts: fonts)
+        let (styled, styleWarnings) = StyleResolver(sheets: sheets, appearance: appearance, deviceScale: DeviceScale(Double(scale)))
+            .resolve(document.body, file: name, fonts: fonts)
         warnings += styleWarnings.map(\.description)
         let scene = LayoutEngine(fonts: fonts) { self.images.size(of: $0) }.layout(styled, width: Self.width)
-        return FixturePage(name: name, stem: stem, body: document.body, sheets: sheets, appearance: appearance,
+        return FixturePage(name: name, stem: stem, scale: scale, body: document.body, sheets: sheets, appearance: appearance,
                            fontFaces: faces, styled: styled, warnings: warnings, scene: scene)
     }
 }
@@ -72,6 +81,8 @@ public final class FixtureLab {
 public struct FixturePage {
     public var name: String
     public var stem: String
+    /// The device scale it was laid out for.
+    public var scale: Int
     public var body: Element
     public var sheets: [Stylesheet]
     public var appearance: Appearance

@@ -13,11 +13,14 @@ public enum HTMLWriter {
         public var width: Double
         public var background: RGBA
         public var language: String
+        /// The device's scale (2 or 3), which the PNG is drawn and laid out at.
+        public var deviceScale: Int
         /// Where the page finds each @font-face `url()` the PNG renderer loaded (beside the page).
         public var fontFiles: [String: String] = [:]
-        public init(title: String, body: Element, sheets: [Stylesheet], appearance: Appearance, width: Double, background: RGBA, language: String) {
+        public init(title: String, body: Element, sheets: [Stylesheet], appearance: Appearance, width: Double, deviceScale: Int,
+                    background: RGBA, language: String) {
             self.title = title; self.body = body; self.sheets = sheets; self.appearance = appearance
-            self.width = width; self.background = background; self.language = language
+            self.width = width; self.deviceScale = deviceScale; self.background = background; self.language = language
         }
     }
 
@@ -42,6 +45,13 @@ public enum HTMLWriter {
     public static let lockedDown = "default-src 'none'; base-uri 'none'; form-action 'none'"
     public static let contentSecurityPolicy = "\(lockedDown); img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:"
 
+    /// The meta element naming the device scale: a browser lays text out as the PNG only on a
+    /// screen of that scale (a phone of the profile's kind, or Chromium started with
+    /// `--force-device-scale-factor`, which is how the fidelity check opens the page), since
+    /// line heights and borders are snapped to device pixels; the viewport's initial-scale=1
+    /// keeps a CSS pixel one point there.
+    public static let deviceScaleMeta = "pushpreview-device-scale"
+
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
         let css = page.sheets.map { $0.css(for: page.appearance) { page.fontFiles[$0] } }.filter { !$0.isEmpty }.joined(separator: "\n")
         return """
@@ -50,7 +60,8 @@ public enum HTMLWriter {
         <head>
         <meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
-        <meta name="viewport" content="width=\(formatNumber(page.width))">
+        <meta name="viewport" content="width=\(formatNumber(page.width)), initial-scale=1">
+        <meta name="\(deviceScaleMeta)" content="\(page.deviceScale)">
         <title>\(escapeHTML(page.title))</title>
         <style>
         \(fallbackFaces)

@@ -138,6 +138,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var breaksWords = false
     /// `overflow-wrap: anywhere`: a word's break opportunities count towards min-content too.
     public var breaksAnywhere = false
+    /// `word-break: break-all` (inherited): a line may break between any two letters, so lines are
+    /// filled, not only broken inside a word that does not fit a line of its own.
+    public var breaksAll = false
     public var customProperties: [String: String] = [:]
     // Text (not inherited)
     public var underline = false, lineThrough = false
@@ -152,6 +155,15 @@ public struct ComputedStyle: Sendable, Equatable {
     public var bidiIsolate = false
     /// `text-shadow` (inherited), drawn under each paragraph's text.
     public var textShadows: [BoxShadow] = []
+    /// The screen laid out for (the cascade's, on every element): text metrics and border widths
+    /// are snapped to its device pixels, as a browser on that screen snaps them.
+    public var deviceScale = DeviceScale.one
+    /// `display: list-item` (laid out as a block, with a marker outside its first line), the
+    /// marker's style (`list-style-type`, inherited) and the item's number among its siblings.
+    public var listItem = false
+    public var listStyleType = ListStyleType.disc
+    public var listOrdinal = 0
+    public enum ListStyleType: String, Sendable { case none, disc, circle, square, decimal }
 
     public init() {}
 
@@ -160,8 +172,8 @@ public struct ComputedStyle: Sendable, Equatable {
         var s = ComputedStyle()
         s.color = color; s.fontFamily = fontFamily; s.fontSize = fontSize; s.fontWeight = fontWeight; s.italic = italic
         s.lineHeight = lineHeight; s.lineHeightNumber = lineHeightNumber; s.letterSpacing = letterSpacing; s.textAlign = textAlign; s.textTransform = textTransform
-        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.customProperties = customProperties
-        s.textShadows = textShadows
+        s.whiteSpace = whiteSpace; s.rightToLeft = rightToLeft; s.breaksWords = breaksWords; s.breaksAnywhere = breaksAnywhere; s.breaksAll = breaksAll; s.customProperties = customProperties
+        s.textShadows = textShadows; s.deviceScale = deviceScale; s.listStyleType = listStyleType
         return s
     }
 
@@ -169,6 +181,7 @@ public struct ComputedStyle: Sendable, Equatable {
     static let inheritedProperties: Set<String> = [
         "color", "font", "font-family", "font-size", "font-weight", "font-style", "line-height", "letter-spacing",
         "text-align", "text-transform", "white-space", "direction", "overflow-wrap", "word-wrap", "word-break", "text-shadow",
+        "list-style-type", "list-style",
     ]
 
     /// The initial values of inherited properties, as declarations (`initial` on one of them).
@@ -176,12 +189,14 @@ public struct ComputedStyle: Sendable, Equatable {
         "color": "black", "font-size": "16px", "font-weight": "normal", "font-style": "normal", "line-height": "normal",
         "letter-spacing": "normal", "text-align": "start", "text-transform": "none", "white-space": "normal", "direction": "ltr",
         "overflow-wrap": "normal", "word-wrap": "normal", "word-break": "normal", "text-shadow": "none",
+        "list-style-type": "disc", "list-style": "disc",
     ]
 
     public var textStyle: TextStyle {
         var t = TextStyle()
         t.family = fontFamily; t.size = fontSize; t.weight = fontWeight; t.italic = italic; t.color = color
         t.letterSpacing = letterSpacing; t.underline = underline; t.lineThrough = lineThrough
+        t.deviceScale = deviceScale
         return t
     }
 

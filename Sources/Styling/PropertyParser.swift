@@ -39,6 +39,7 @@ struct PropertyParser {
         "grid-column", "grid-row", "grid-column-start", "grid-column-end", "grid-row-start", "grid-row-end", "grid-area",
         "justify-items", "justify-self", "place-items", "place-self",
         "text-shadow", "transform", "transform-origin", "filter", "backdrop-filter", "-webkit-backdrop-filter",
+        "list-style", "list-style-type", "list-style-position", "list-style-image",
     ]).union(["top", "right", "bottom", "left"].flatMap { side in ["width", "color", "style"].map { "border-\(side)-\($0)" } })
         .union(LogicalProperties.names)
 
@@ -97,10 +98,15 @@ struct PropertyParser {
             let outer: [String: (ComputedStyle.Display, Bool)] = ["inline-flex": (.flex, true), "inline-grid": (.grid, true),
                                                                    "-webkit-box": (.block, false), "-webkit-inline-box": (.inlineBlock, false),
                                                                    "flow-root": (.block, false)]
+            if lower == "list-item" {
+                s.display = .block; s.inlineLevel = false; s.legacyBox = false; s.flowRoot = false; s.listItem = true
+                return true
+            }
             guard let (display, inline) = outer[lower] ?? ComputedStyle.Display(rawValue: lower).map({ ($0, false) }) else { return false }
             s.display = display
             s.inlineLevel = inline
             s.legacyBox = lower.hasPrefix("-webkit-")
+            s.listItem = false
             // A legacy flexbox starts its own formatting context, as flow-root does.
             s.flowRoot = lower == "flow-root" || lower == "-webkit-box"
             return true
@@ -143,7 +149,11 @@ struct PropertyParser {
             return ["solid", "none", "hidden"].contains(lower)
         case "border-width": return set(sides(v, { Self.lineWidth($0, points) })) { s.borderWidth = $0 }
         case "border-color": return set(sides(v, color)) { s.borderColor = $0 }
-        case "border-style": return lower == "solid" || lower == "none"
+        case "border-style":
+            // One to four sides (CSS Backgrounds 3 §3.2): a side with none or hidden has no border.
+            guard let styles = sides(v, { ["solid", "none", "hidden"].contains($0.lowercased()) ? $0.lowercased() : nil }) else { return false }
+            for (i, style) in styles.enumerated() where style != "solid" { s.borderWidth[i] = 0 }
+            return true
         case "border-radius": return set(sides(v) { length($0, auto: false) }) { s.borderRadius = $0 }
         case "border-top-left-radius": return set(length(v, auto: false)) { s.borderRadius[0] = $0 }
         case "border-top-right-radius": return set(length(v, auto: false)) { s.borderRadius[1] = $0 }
@@ -153,7 +163,9 @@ struct PropertyParser {
         case "aspect-ratio":
             let parts = lower.split(separator: "/").compactMap { Double(decimal: $0.trimmed) }
             return set(parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil) { s.aspectRatio = $0 }
-        case "overflow": s.overflowHidden = lower == "hidden" || lower == "clip"; return ["hidden", "clip", "visible"].contains(lower)
+        // auto and scroll clip as hidden does in a still picture: iOS overlays its scroll bars (and
+        // the fidelity Chromium hides them), so they take no room.
+        case "overflow": s.overflowHidden = lower != "visible"; return ["hidden", "clip", "visible", "auto", "scroll"].contains(lower)
         case "opacity": return set(Double(decimal: lower).map { min(max($0, 0), 1) }) { s.opacity = $0 }
         case "background-color": return set(color(v)) { s.backgroundColor = $0 }
         case "background-image":
@@ -277,8 +289,24 @@ struct PropertyParser {
             guard ["normal", "anywhere", "break-word", "break-all"].contains(lower) else { return false }
             s.breaksWords = lower != "normal"
             s.breaksAnywhere = lower == "anywhere" || lower == "break-all"
+            if property == "word-break" { s.breaksAll = lower == "break-all" }
             return true
         case "direction": s.rightToLeft = lower == "rtl"; return lower == "rtl" || lower == "ltr"
+        // Markers outside the item's first line, of the types below; an image or an inside
+        // marker is refused (warned) rather than drawn wrong.
+        case "list-style-type": return set(ComputedStyle.ListStyleType(rawValue: lower)) { s.listStyleType = $0 }
+        case "list-style-position": return lower == "outside"
+        case "list-style-image": return lower == "none"
+        case "list-style":
+            var type: ComputedStyle.ListStyleType?, nones = 0
+            for word in lower.split(whereSeparator: \.isWhitespace) {
+                if word == "none" { nones += 1 } else if word == "outside" { continue }
+                else if let t = ComputedStyle.ListStyleType(rawValue: String(word)), type == nil { type = t } else { return false }
+            }
+            // `none` is the type's when no type is given, else the image's.
+            guard nones <= (type == nil ? 2 : 1) else { return false }
+            s.listStyleType = type ?? (nones > 0 ? .none : .disc)
+            return true
         case "unicode-bidi":
             s.bidiPlaintext = lower == "plaintext"; s.bidiIsolate = lower == "isolate"
             return ["normal", "plaintext", "isolate"].contains(lower)

@@ -26,6 +26,8 @@ public enum Appearance: String, Sendable, CaseIterable, Codable { case light, da
 public struct StyleResolver: Sendable {
     public let sheets: [Stylesheet]
     public let appearance: Appearance
+    /// The screen the page is laid out for (DeviceScale): every computed style carries it.
+    public let deviceScale: DeviceScale
     public static let rootFontSize = 16.0
 
     /// Every rule in cascade order, with where its declarations start in that order.
@@ -39,10 +41,12 @@ public struct StyleResolver: Sendable {
     /// whatever their specificity (CSS Cascade 4 §6.1, origin before specificity).
     private let userAgentRules: Int
 
-    /// `sheets` in cascade order; the user-agent sheet is put first.
-    public init(sheets: [Stylesheet], appearance: Appearance) {
+    /// `sheets` in cascade order; the user-agent sheet is put first. `deviceScale`: the device's
+    /// (2 or 3) for a mock-up; 1 lays out as a screen of CSS pixels.
+    public init(sheets: [Stylesheet], appearance: Appearance, deviceScale: DeviceScale = .one) {
         self.sheets = [UserAgentStyle.sheet] + sheets
         self.appearance = appearance
+        self.deviceScale = deviceScale
         var rules: [(rule: Stylesheet.Rule, file: String, order: Int)] = [], byKey: [String: [Int]] = [:], any: [Int] = [], order = 0
         var userAgentRules = 0
         for (number, sheet) in self.sheets.enumerated() {
@@ -69,6 +73,7 @@ public struct StyleResolver: Sendable {
         var warnings: [TemplateWarning] = []
         var root = ComputedStyle()
         root.display = .block
+        root.deviceScale = deviceScale
         var serial = 0
         let styled = resolve(body, parent: root, parentDeclared: [:], ancestors: [], file: file, fonts: fonts, serial: &serial, warnings: &warnings)
         return (styled, warnings)
@@ -153,6 +158,7 @@ public struct StyleResolver: Sendable {
             }
         }
         if let number = style.lineHeightNumber { style.lineHeight = (number * style.fontSize).clampedLength }
+        style.borderWidth = style.borderWidth.map(deviceScale.lineWidth)
         if style.legacyBox && !(style.legacyBoxVertical && style.lineClamp != nil) { legacyFlexBox(&style, element, file: file, warnings: &warnings) }
         // CSS 2.1 §9.7: an absolute box does not float, nor does a flex or grid item (Flexbox §4);
         // a float is a block-level box.
@@ -172,11 +178,14 @@ public struct StyleResolver: Sendable {
 
         var children: [StyledNode] = []
         let path = ancestors + [subject]
+        var ordinal = 0
         for child in element.children {
             switch child {
             case .text(let t): children.append(.text(t))
             case .element(let e):
-                let styled = resolve(e, parent: style, parentDeclared: declared, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+                var styled = resolve(e, parent: style, parentDeclared: declared, ancestors: path, file: file, fonts: fonts, serial: &serial, warnings: &warnings)
+                // The list-item counter (CSS Lists 3 §4.4): each item among its siblings from 1.
+                if styled.style.listItem && styled.style.display != .none { ordinal += 1; styled.style.listOrdinal = ordinal }
                 // display: contents (Display 3 §2.5): no box of its own, its children in its place.
                 if styled.style.display == .contents { children += styled.children } else { children.append(.element(styled)) }
             }
@@ -254,8 +263,15 @@ public struct StyleResolver: Sendable {
 enum UserAgentStyle {
     static let file = "user-agent.css"
     static let sheet = Stylesheet("""
-    body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, li, blockquote { display: block }
+    body, div, p, section, header, footer, article, main, nav, aside, figure, h1, h2, h3, h4, h5, h6, ul, ol, blockquote { display: block }
     p, blockquote, figure, ul, ol { margin: 1em 0 }
+    li { display: list-item }
+    ul, ol { padding-inline-start: 40px }
+    ul { list-style-type: disc }
+    ol { list-style-type: decimal }
+    ul ul, ol ul { list-style-type: circle }
+    ul ul ul, ul ol ul, ol ul ul, ol ol ul { list-style-type: square }
+    ul ul, ul ol, ol ul, ol ol { margin-top: 0; margin-bottom: 0 }
     pre { display: block; margin: 1em 0; white-space: pre; font-family: monospace }
     h1 { font-size: 2em; margin: 0.67em 0; font-weight: bold }
     h2 { font-size: 1.5em; margin: 0.83em 0; font-weight: bold }

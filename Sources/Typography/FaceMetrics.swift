@@ -50,33 +50,41 @@ public struct FaceMetrics: Sendable, Equatable {
         self.init(table: { tables[$0] })
     }
 
-    /// At a font size in CSS pixels, with Blink's rounding (SimpleFontData): ascent and descent
-    /// each rounded to a whole pixel, and a pixel moved from ascent to descent when the descent
-    /// was rounded down (subpixel text positioning on Linux); the line gap rounded too.
-    public func scaled(to size: Double) -> Scaled {
-        let scale = size / unitsPerEm
+    /// At a font size in CSS pixels on a screen of `device` scale, with Blink's rounding
+    /// (SimpleFontData), which it does on the font at its size in device pixels: ascent and
+    /// descent each rounded to a whole device pixel, and a device pixel moved from ascent to
+    /// descent when the descent was rounded down and text is positioned in subpixels, which
+    /// Chromium on Linux does on screens above 1x only (Inter 14 px: baseline 14 at 1x,
+    /// 13.5 at 2x, 13.333 at 3x); the line gap rounded too. Inter 16 px lines: 20 at 1x,
+    /// 19.5 at 2x, 19.667 at 3x.
+    public func scaled(to size: Double, on device: DeviceScale = .one) -> Scaled {
+        let scale = size * device.factor / unitsPerEm
         let exactDescent = descender * scale
         var ascent = (ascender * scale).rounded(), descent = exactDescent.rounded()
-        if descent < exactDescent && ascent >= 1 { descent += 1; ascent -= 1 }
-        return Scaled(ascent: ascent, descent: descent, lineGap: (lineGap * scale).rounded(),
-                      xHeight: xHeight.map { $0 * scale })
+        if device.factor > 1 && descent < exactDescent && ascent >= 1 { descent += 1; ascent -= 1 }
+        let f = device.factor
+        return Scaled(ascent: ascent / f, descent: descent / f, lineGap: (lineGap * scale).rounded() / f,
+                      xHeight: xHeight.map { $0 * scale / f }, device: device)
     }
 
     public struct Scaled: Sendable, Equatable {
         public var ascent: Double, descent: Double, lineGap: Double
         /// Unrounded, as `ex` uses it; nil when the face has none.
         public var xHeight: Double?
+        /// The screen whose device pixels the metrics are rounded to.
+        public var device: DeviceScale
         /// CSS `line-height: normal`.
         public var normalLineHeight: Double { ascent + descent + lineGap }
 
-        public init(ascent: Double, descent: Double, lineGap: Double, xHeight: Double?) {
-            self.ascent = ascent; self.descent = descent; self.lineGap = lineGap; self.xHeight = xHeight
+        public init(ascent: Double, descent: Double, lineGap: Double, xHeight: Double?, device: DeviceScale = .one) {
+            self.ascent = ascent; self.descent = descent; self.lineGap = lineGap; self.xHeight = xHeight; self.device = device
         }
 
         /// An inline box of this font with `lineHeight` (CSS 2.1 §10.8.1): the half-leading is
-        /// added above and below the ascent and descent, floored on the ascent side as Blink does.
+        /// added above and below the ascent and descent, floored to a device pixel on the ascent
+        /// side as Blink does.
         public func inlineBox(lineHeight: Double) -> (above: Double, below: Double) {
-            let above = ascent + ((lineHeight - ascent - descent) / 2).rounded(.down)
+            let above = ascent + device.floored((lineHeight - ascent - descent) / 2)
             return (above, lineHeight - above)
         }
     }

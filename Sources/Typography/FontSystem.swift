@@ -31,9 +31,12 @@ public struct FontSet: Sendable, Equatable, Codable {
         return FontSet(files: inter + emoji + scripts + genericFiles.filter(fileExists) + extraDirectories.flatMap { fontFiles(in: $0) })
     }
 
-    /// The faces Debian's fontconfig gives Chromium for `serif` and `monospace`, when installed
-    /// (without them those families stay unknown, and the mock-up says so).
-    static let genericFiles = ["NotoSerif-Regular", "NotoSerif-Bold", "NotoSerif-Italic", "NotoSerif-BoldItalic"].map { "/usr/share/fonts/truetype/noto/\($0).ttf" }
+    /// The faces Debian's fontconfig gives Chromium for `sans-serif` and `system-ui` (Noto Sans,
+    /// `fc-match sans-serif`), `serif` and `monospace`, when installed (without them those
+    /// families stay unknown, and the mock-up says so). Inter, SF Pro's stand-in, is named by
+    /// the templates (and `-apple-system`), never by a generic family.
+    static let genericFiles = ["NotoSans-Regular", "NotoSans-Bold", "NotoSans-Italic", "NotoSans-BoldItalic",
+                               "NotoSerif-Regular", "NotoSerif-Bold", "NotoSerif-Italic", "NotoSerif-BoldItalic"].map { "/usr/share/fonts/truetype/noto/\($0).ttf" }
         + ["DejaVuSansMono", "DejaVuSansMono-Bold"].map { "/usr/share/fonts/truetype/dejavu/\($0).ttf" }
 }
 
@@ -76,8 +79,8 @@ public final class FontSystem {
         // Rules a private config lacks: generic families, and scaling of the emoji bitmap strike.
         let rules = """
         <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
-        <alias binding="same"><family>sans-serif</family><prefer><family>Inter</family><family>Noto Color Emoji</family></prefer></alias>
-        <alias binding="same"><family>system-ui</family><prefer><family>Inter</family></prefer></alias>
+        <alias binding="same"><family>sans-serif</family><prefer><family>Noto Sans</family><family>Noto Color Emoji</family></prefer></alias>
+        <alias binding="same"><family>system-ui</family><prefer><family>Noto Sans</family></prefer></alias>
         <alias binding="same"><family>-apple-system</family><prefer><family>Inter</family></prefer></alias>
         <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
         <alias binding="same"><family>serif</family><prefer><family>Noto Serif</family></prefer></alias>
@@ -171,6 +174,7 @@ public final class FontSystem {
         defer { g_free(list) }
         var names: Set<String> = ["sans-serif", "system-ui", "-apple-system", "emoji"]
         for i in 0..<Int(count) { if let f = list?[i], let name = pango_font_family_get_name(f) { names.insert(String(cString: name).lowercased()) } }
+        if !names.contains("noto sans") { names.subtract(["sans-serif", "system-ui"]) }
         if names.contains("noto serif") { names.insert("serif") }
         if names.contains("dejavu sans mono") { names.insert("monospace") }
         return names

@@ -42,11 +42,12 @@ extension FontSystem {
     /// What picks a face and its size.
     struct FaceKey: Hashable {
         var family: String, size: Double, weight: Int, italic: Bool
+        var device: DeviceScale
     }
 
     /// Blink's metrics of the face Pango chooses first for this style, at its size.
     public func faceMetrics(_ style: TextStyle) -> FaceMetrics.Scaled {
-        let key = FaceKey(family: style.family, size: style.size, weight: style.weight, italic: style.italic)
+        let key = FaceKey(family: style.family, size: style.size, weight: style.weight, italic: style.italic, device: style.deviceScale)
         if let known = metricsCache[key] { return known }
         let description = fontDescription(style)
         defer { pango_font_description_free(description) }
@@ -57,7 +58,7 @@ extension FontSystem {
             if heldFonts.insert(font).inserted == false { cpango_unref(UnsafeMutableRawPointer(font)) }
         }
         // Every sfnt has head and hhea; a face without them is measured by Pango instead.
-        let value = (face ?? pangoFace(style)).scaled(to: style.size)
+        let value = (face ?? pangoFace(style)).scaled(to: style.size, on: style.deviceScale)
         metricsCache[key] = value
         return value
     }
@@ -73,7 +74,7 @@ extension FontSystem {
         switch fallback {
         case .emoji:
             let m = emojiExtents(style)
-            return FaceMetrics(unitsPerEm: 1, ascender: m.ascent, descender: m.descent, lineGap: 0, xHeight: nil).scaled(to: 1)
+            return FaceMetrics(unitsPerEm: 1, ascender: m.ascent, descender: m.descent, lineGap: 0, xHeight: nil).scaled(to: 1, on: style.deviceScale)
         case .script(let family):
             var probe = style
             probe.family = family

@@ -32,6 +32,8 @@ public struct TextStyle: Sendable, Hashable {
     /// How far Pango raises this run's box (not its glyphs, which are drawn on the line's
     /// baseline): a fallback font's box lined up with the text font's under a fixed line-height.
     var pangoRise = 0.0
+    /// The screen the text is laid out for: a face's metrics are rounded to its device pixels.
+    public var deviceScale = DeviceScale.one
     public init() {}
 }
 
@@ -75,6 +77,8 @@ public struct Paragraph: Sendable, Hashable {
     public var wraps = true
     /// Break inside a word that does not fit (`overflow-wrap: anywhere`); else it overflows.
     public var breaksWords = false
+    /// Break between any two letters (`word-break: break-all`): every line is filled.
+    public var breaksAll = false
     public var rightToLeft = false
     /// BCP 47 language for shaping (Turkish, Vietnamese and others have localized glyph forms).
     public var language = "en"

@@ -212,7 +212,7 @@ extension FontSystem {
         let scale = Double(PANGO_SCALE)
         if let width = p.width, p.wraps || p.maxLines != nil {
             pango_layout_set_width(layout, Int32(saturating: width * scale, rounded: .down))
-            pango_layout_set_wrap(layout, p.breaksWords ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
+            pango_layout_set_wrap(layout, p.breaksAll ? PANGO_WRAP_CHAR : p.breaksWords ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
         }
         switch p.alignment {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
@@ -227,6 +227,10 @@ extension FontSystem {
         pango_layout_set_auto_dir(layout, 0)
 
         let list = pango_attr_list_new()
+        // A word broken to fit a line gets no hyphen: Pango adds one unless told, a browser never
+        // does without `hyphens: auto`.
+        if p.breaksWords || p.breaksAll, let noHyphens = pango_attr_insert_hyphens_new(0) { pango_attr_list_insert(list, noHyphens) }
+        for attribute in LineBreakTailoring.attributes(text) { pango_attr_list_insert(list, attribute) }
         var start = 0
         for run in p.runs {
             let length = run.text.replacingNewlines().utf8.count

@@ -4,9 +4,9 @@ import LayoutFixtures
 import Testing
 
 /// Every fixture of Tests/Fixtures/layout laid out by our engine and compared, box by box, with
-/// what Chromium laid out for the same page, recorded in expected/NAME.json by
-/// `make fidelity-record`: a layout regression fails here where no browser is installed
-/// (`make fidelity` still checks against the live Chromium).
+/// what Chromium laid out for the same page at each device scale (started at that real scale),
+/// recorded in expected/SCALEx/NAME.json by `make fidelity-record`: a layout regression fails
+/// here where no browser is installed (`make fidelity` still checks against the live Chromium).
 struct RecordedChromiumTests {
     /// Fixtures whose boxes are known not to match Chromium's yet, each with why; they are still
     /// compared, and each must still miss (so a fix is noticed and the entry removed).
@@ -17,24 +17,28 @@ struct RecordedChromiumTests {
         #expect(lab.names.count > 100, "the fixtures are at \(lab.folder.path)")
         for name in lab.names {
             let stem = String(name.dropLast(5))
-            guard let expected = try Expectation.load(stem, in: lab.folder) else {
-                Issue.record("\(name): no expected/\(stem).json; run make fidelity-record")
-                continue
-            }
-            let misses = Self.differences(in: try lab.page(name), from: expected)
-            if let why = Self.knownMisses[stem] {
-                #expect(!misses.isEmpty, "\(name) is listed as a known miss (\(why)) but now matches Chromium: take it off the list")
-            } else {
-                for miss in misses { Issue.record("\(name): \(miss)") }
+            for scale in FixtureLab.scales {
+                guard let expected = try Expectation.load(lab.expectation(stem, scale: scale)) else {
+                    Issue.record("\(name): no expected/\(scale)x/\(stem).json; run make fidelity-record")
+                    continue
+                }
+                let misses = Self.differences(in: try lab.page(name, scale: scale), from: expected)
+                if let why = Self.knownMisses[stem] {
+                    #expect(!misses.isEmpty, "\(name) is listed as a known miss (\(why)) but now matches Chromium: take it off the list")
+                } else {
+                    for miss in misses { Issue.record("\(name) @\(scale)x: \(miss)") }
+                }
             }
         }
     }
 
     @Test func everyExpectationHasItsFixture() throws {
         let folder = FixtureLab.repositoryFixtures
-        let recorded = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("expected").path).filter { $0.hasSuffix(".json") }
-        for file in recorded where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(file.dropLast(5)) + ".html").path) {
-            Issue.record("expected/\(file) has no fixture; run make fidelity-record (it removes stale files)")
+        for scale in FixtureLab.scales {
+            let recorded = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("expected/\(scale)x").path).filter { $0.hasSuffix(".json") }
+            for file in recorded where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(file.dropLast(5)) + ".html").path) {
+                Issue.record("expected/\(scale)x/\(file) has no fixture; run make fidelity-record (it removes stale files)")
+            }
         }
     }
 
@@ -48,7 +52,7 @@ struct RecordedChromiumTests {
     }
 }
 
-/// expected/NAME.json as scripts/fidelity-record.py writes it.
+/// expected/SCALEx/NAME.json as scripts/fidelity-record.py writes it.
 struct Expectation: Decodable {
     struct Style: Decodable { var display: String }
     /// x, y, width, height of each id'd element's border box; nil where Chromium makes none.
@@ -56,8 +60,8 @@ struct Expectation: Decodable {
     var height: Double
     var styles: [String: Style]
 
-    static func load(_ stem: String, in fixtures: URL) throws -> Expectation? {
-        guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("expected/\(stem).json").path) else { return nil }
+    static func load(_ file: URL) throws -> Expectation? {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         return try JSONDecoder().decode(Expectation.self, from: data)
     }
 }

@@ -66,11 +66,15 @@ struct FaceMetricsTests {
         #expect(FaceMetrics(table: { $0 == "hhea" ? nil : tables(hhea: hhea, typo: typo, useTypo: false)($0) }) == nil)
     }
 
-    /// A descent rounded down gives a pixel from the ascent (Blink on Linux, subpixel text).
+    /// A descent rounded down gives a device pixel from the ascent (Blink on Linux, where text
+    /// is positioned in subpixels on screens above 1x); at 1x it keeps it.
     @Test func roundedDownDescentBorrowsFromAscent() {
         let face = FaceMetrics(unitsPerEm: 1000, ascender: 800, descender: 220, lineGap: 0, xHeight: nil)
-        #expect(face.scaled(to: 10) == .init(ascent: 7, descent: 3, lineGap: 0, xHeight: nil))
-        #expect(face.scaled(to: 10).inlineBox(lineHeight: 20) == (above: 12, below: 8))
+        let two = DeviceScale(2)
+        #expect(face.scaled(to: 10, on: two) == .init(ascent: 7.5, descent: 2.5, lineGap: 0, xHeight: nil, device: two))
+        #expect(face.scaled(to: 10, on: two).inlineBox(lineHeight: 20) == (above: 12.5, below: 7.5))
+        #expect(face.scaled(to: 10) == .init(ascent: 8, descent: 2, lineGap: 0, xHeight: nil))
+        #expect(face.scaled(to: 10).inlineBox(lineHeight: 20) == (above: 13, below: 7))
     }
 
     /// The font system reads the same tables from the face Pango picks for a style.
@@ -86,5 +90,21 @@ struct FaceMetricsTests {
         style.family = "serif"
         style.size = 16
         #expect(fonts.normalLineHeight(style) == 22)
+    }
+
+    /// `sans-serif` and `system-ui` are Noto Sans, as Debian's fontconfig gives them to Chromium
+    /// (`fc-match sans-serif`): at 16 px on a 3x screen, 21.667 pt lines and "Hamburgefonstiv"
+    /// 131.60 pt wide in Chromium 156 (Inter: 19.667 and 129.96).
+    @Test func genericSansSerifIsNotoSansAsInChromium() throws {
+        let fonts = try FontSystem(fonts: try FontSet.standard())
+        for family in ["sans-serif", "system-ui"] {
+            var style = TextStyle()
+            style.family = family
+            style.size = 16
+            style.deviceScale = DeviceScale(3)
+            #expect(abs(fonts.normalLineHeight(style) - 65.0 / 3) < 1e-9, "\(family)")
+            #expect(abs(fonts.measure(Paragraph(runs: [.init("Hamburgefonstiv", style: style)])).width - 131.604) < 0.05, "\(family)")
+            #expect(fonts.provides(familyList: family))
+        }
     }
 }

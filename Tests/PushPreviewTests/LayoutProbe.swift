@@ -10,10 +10,12 @@ struct LayoutProbe {
     var boxes: [String: LaidOutBox]
     var warnings: [String]
 
-    init(_ html: String, fonts: FontSystem, width: Double = 360) throws {
+    /// `scale`: the device's, whose pixels text metrics and borders snap to (1: CSS pixels).
+    init(_ html: String, fonts: FontSystem, width: Double = 360, scale: Double = 1) throws {
         let document = try HTMLParser.parse(html, file: "probe.html")
         let sheets = document.styleSheets.map { Stylesheet($0.text, file: "probe.html", firstLine: $0.line) }
-        let (styled, warned) = StyleResolver(sheets: sheets, appearance: .light).resolve(document.body, file: "probe.html", fonts: fonts)
+        let (styled, warned) = StyleResolver(sheets: sheets, appearance: .light, deviceScale: DeviceScale(scale))
+            .resolve(document.body, file: "probe.html", fonts: fonts)
         scene = LayoutEngine(fonts: fonts) { _ in nil }.layout(styled, width: width)
         boxes = Dictionary(scene.boxes.compactMap { b in b.id.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
         warnings = (sheets.flatMap(\.warnings) + warned).map(\.message)

@@ -4,8 +4,9 @@ import Styling
 import Testing
 
 /// The computed values of every id'd element of every fixture, ours against those Chromium gave
-/// (getComputedStyle) for the same page, recorded in expected/NAME.json by
-/// `make fidelity-record`: display, position, font-size, font-weight, line-height, white-space.
+/// (getComputedStyle) for the same page, recorded in expected/3x/NAME.json by
+/// `make fidelity-record`: display, position, font-size, font-weight, line-height, white-space
+/// (none of which depends on the device scale, so one scale's record is compared).
 struct RecordedComputedStyleTests {
     /// A computed value known to differ from Chromium's where layout does not: which differences it
     /// covers, and why. Each must still be seen at least once, so a fix is noticed and the entry
@@ -32,13 +33,13 @@ struct RecordedComputedStyleTests {
         var compared = 0, seen = Array(repeating: 0, count: Self.knownMisses.count)
         for name in lab.names {
             let stem = String(name.dropLast(5))
-            let file = lab.folder.appendingPathComponent("expected/\(stem).json")
+            let file = lab.expectation(stem, scale: 3)
             guard let data = FileManager.default.contents(atPath: file.path) else {
-                Issue.record("\(name): no expected/\(stem).json; run make fidelity-record")
+                Issue.record("\(name): no expected/3x/\(stem).json; run make fidelity-record")
                 continue
             }
             let expected = try JSONDecoder().decode(Recorded.self, from: data).styles
-            let page = try lab.page(name)
+            let page = try lab.page(name, scale: 3)
             var ids: Set<String> = []
             for (id, tag, style, parent) in page.styledElements where ids.insert(id).inserted {
                 guard let chrome = expected[id] else { Issue.record("\(name)#\(id): not recorded; run make fidelity-record"); continue }
@@ -66,6 +67,7 @@ struct RecordedComputedStyleTests {
         var display = s.display.rawValue
         if s.display == .flex && s.legacyBox { display = s.inlineLevel ? "-webkit-inline-box" : "-webkit-box" }
         else if s.inlineLevel && (s.display == .flex || s.display == .grid) { display = "inline-" + display }
+        else if s.listItem && s.display == .block { display = "list-item" }
         return [("display", display, c.display),
                 ("position", s.position.rawValue, c.position),
                 ("font-size", px(s.fontSize), px(c.fontSize)),
@@ -75,7 +77,7 @@ struct RecordedComputedStyleTests {
     }
 }
 
-/// The computed-style half of expected/NAME.json (scripts/fidelity-record.py).
+/// The computed-style half of expected/SCALEx/NAME.json (scripts/fidelity-record.py).
 struct Recorded: Decodable {
     struct Style: Decodable {
         var display: String
