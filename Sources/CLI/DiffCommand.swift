@@ -144,11 +144,10 @@ enum DiffCommand {
     /// shards are still compared.
     static func merge(_ a: Arguments, out: URL, threshold: Double) -> Int32 {
         let work: URL
-        do { work = try TrustedFiles.temporaryFolder("pushpreview-merge") } catch {
+        do { work = try ChildProcesses.temporaryFolder("pushpreview-merge") } catch {
             printError("pushpreview diff --merge: \(error)")
             return 3
         }
-        ChildProcesses.using(folder: work)
         defer { ChildProcesses.remove(folder: work) }
         let shards = a.positionals.map { URL(fileURLWithPath: $0) }
         func has(_ shard: URL, _ side: String) -> Bool { TrustedFiles.exists(shard.appendingPathComponent(side + "/report.json")) }

@@ -40,11 +40,23 @@ public enum ChildProcesses {
         _ = Foundation.kill(-group, SIGKILL)
     }
 
-    /// A temporary folder that is removed however this process ends (but by SIGKILL), then
-    /// `afterRemoval` runs.
-    public static func using(folder: URL, afterRemoval: (@Sendable () -> Void)? = nil) {
-        lock.withLock { folders[folder.path] = .some(afterRemoval); installOnce() }
+    /// A new temporary folder of this process's (under TMPDIR), made and registered in one step
+    /// so that it is removed however this process ends (but by SIGKILL), then `afterRemoval` runs.
+    /// Once a signal's clean-up has begun none is made: the caller waits for the end it brings
+    /// (a folder made after the clean-up's sweep would outlive the process).
+    public static func temporaryFolder(_ prefix: String, afterRemoval: (@Sendable () -> Void)? = nil) throws -> URL {
+        let made: URL? = try lock.withLock {
+            guard !sweeping else { return nil }
+            let url = try TrustedFiles.temporaryFolder(prefix)
+            folders[url.path] = .some(afterRemoval)
+            installOnce()
+            return url
+        }
+        guard let made else { while true { pause() } }
+        return made
     }
+    /// Set once the clean-up thread takes the folders to remove.
+    nonisolated(unsafe) private static var sweeping = false
 
     /// Runs `body` first when a signal comes, before children are killed (a server closing its
     /// connections and saying it stopped).
@@ -76,11 +88,14 @@ public enum ChildProcesses {
     /// workers' temporary folders too — and killed after `grace` if they have not.
     private static func cleanUp() {
         for hook in lock.withLock({ hooks }) { hook() }
-        let (g, f) = lock.withLock { (groups, folders) }
+        let g = lock.withLock { groups }
         for group in g where group > 1 { _ = Foundation.kill(-group, SIGTERM) }
         let deadline = Date(timeIntervalSinceNow: grace)
         while Date() < deadline, g.contains(where: { Foundation.kill(-$0, 0) == 0 }) { usleep(10_000) }
         for group in g { kill(group: group) }
+        // A child's folders are inside the folder it was given as TMPDIR, so they go with it even
+        // when the child was killed before its own clean-up ended.
+        let f = lock.withLock { sweeping = true; return folders }
         for (folder, after) in f {
             TrustedFiles.remove(URL(fileURLWithPath: folder))
             after?()

@@ -44,9 +44,8 @@ public struct GitRepository: Sendable {
     /// Runs `body` with a detached worktree of `commit` in a temporary folder, then removes it.
     public func withWorktree<T>(at commit: String, _ body: (URL) throws -> T) throws -> T {
         _ = try? Self.git(["worktree", "prune"], in: root, failure: "")
-        let parent = try TrustedFiles.temporaryFolder("pushpreview-base")
         let root = root
-        ChildProcesses.using(folder: parent) { _ = try? Self.git(["worktree", "prune"], in: root, failure: "") }
+        let parent = try ChildProcesses.temporaryFolder("pushpreview-base") { _ = try? Self.git(["worktree", "prune"], in: root, failure: "") }
         defer { ChildProcesses.remove(folder: parent) }
         let tree = parent.appendingPathComponent(String(commit.prefix(12)))
         _ = try Self.git(["worktree", "add", "--detach", "--quiet", tree.path, commit], in: root, failure: "could not check out \(commit.prefix(12)) in a temporary worktree")

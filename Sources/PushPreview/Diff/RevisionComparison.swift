@@ -151,6 +151,14 @@ public struct RevisionComparison {
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
+        // The run's TMPDIR is a folder of ours, so what it makes there (its workers' folders) is
+        // removed with it even when it is killed before its own clean-up ends (a Ctrl-C's grace).
+        let scratch: URL
+        do { scratch = try ChildProcesses.temporaryFolder("pushpreview-side") } catch { throw Failure(description: "\(name): could not make a temporary folder: \(error)") }
+        defer { ChildProcesses.remove(folder: scratch) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.path
+        process.environment = environment
         // The last run's report (an incremental side keeps one) is marked with a second newline at
         // its end, which readers ignore and a run's own write replaces (an identical file is not
         // written again, so its time cannot tell): a run that stops before its report leaves the mark.
@@ -173,8 +181,7 @@ public struct RevisionComparison {
         let why = signalled ? "the gallery run ended by signal \(status)" : "the gallery run wrote no report (exit status \(status))"
         say("\(name): \(why); its message is above. Compared as an empty side")
         let empty: URL
-        do { empty = try TrustedFiles.temporaryFolder("pushpreview-empty") } catch { throw Failure(description: "\(name): \(why); and no empty folder could be made: \(error)") }
-        ChildProcesses.using(folder: empty)
+        do { empty = try ChildProcesses.temporaryFolder("pushpreview-empty") } catch { throw Failure(description: "\(name): \(why); and no empty folder could be made: \(error)") }
         return Side(folder: empty, report: nil, failures: [ComparisonFailure(side: side, subject: side == .base ? "the base side" : "this branch's side",
                                                                              message: "\(why); the job's log has its message")], label: label)
     }

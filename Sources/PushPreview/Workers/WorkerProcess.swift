@@ -37,9 +37,8 @@ final class WorkerProcess {
         signal(SIGPIPE, SIG_IGN)
         limits = plan
         let stdin = Pipe(), stdout = Pipe()
-        let own = try ConfinedFolder(trusted: TrustedFiles.temporaryFolder("pushpreview-worker-\(getpid())"), links: .refused)
+        let own = try ConfinedFolder(trusted: ChildProcesses.temporaryFolder("pushpreview-worker-\(getpid())"), links: .refused)
         let folder = own.url
-        ChildProcesses.using(folder: folder)
         self.folder = folder
         self.own = own
         log = folder.appendingPathComponent("stderr.log")

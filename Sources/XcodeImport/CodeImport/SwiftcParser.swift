@@ -56,10 +56,9 @@ struct SwiftcParser {
         let failed = { (why: String) in sources.map { _ in Parse(failure: why) } }
         // A folder of the process's own (its TMPDIR), removed whichever way the parse ends.
         let folder: ConfinedFolder
-        do { folder = try ConfinedFolder(trusted: TrustedFiles.temporaryFolder("pushpreview-swiftparse"), links: .refused) } catch {
+        do { folder = try ConfinedFolder(trusted: ChildProcesses.temporaryFolder("pushpreview-swiftparse"), links: .refused) } catch {
             return failed("could not make a folder for swiftc's copy: \(error)")
         }
-        ChildProcesses.using(folder: folder.url)
         defer { ChildProcesses.remove(folder: folder.url) }
         let inputs = sources.indices.map { folder.url.appendingPathComponent("\($0).swift") }
         let out: FileHandle, err: FileHandle
