@@ -16,6 +16,8 @@ extension RenderOptions {
             .list("format", "LIST", "html,png (default both)", completes: .words(["html", "png"])),
             .list("text-size", "LIST", "Dynamic Type sizes with SwiftUI's names: xSmall, small, medium, large (the default), xLarge, xxLarge, xxxLarge, accessibility1 … accessibility5; a size other than large is in the file names",
                   completes: .words(TextSize.allCases.map(\.rawValue))),
+            .list("ios", "LIST", "iOS versions whose chrome is drawn: 26 (Liquid Glass, the default; 27 draws as 26) and/or 18; a version is in the file names when more than one is drawn (default: the project's ios, else 26)",
+                  completes: .words(IOSVersion.accepted)),
             .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
             .flag("show-limits", "review mode: the custom view drawn whole, its height cap and the clipped part marked (-expanded-limits)"),
             .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
@@ -54,6 +56,10 @@ extension RenderOptions {
                 }
                 return size
             }
+        }
+        axes.iosVersions = try a.list("ios").map { v in
+            guard let version = IOSVersion(argument: v) else { throw Arguments.UsageError(description: "--ios takes \(IOSVersion.accepted.joined(separator: " and/or ")), not '\(v)'") }
+            return version
         }
         for view in a.list("view") {
             guard RenderOptions.optionalViews.contains(view) else {

@@ -57,6 +57,7 @@ public struct VariantAxes: Sendable, Codable, Equatable {
     public mutating func fill(from project: Project) {
         if devices.isEmpty { devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
         if locales.isEmpty { locales = project.locales }
+        if iosVersions.isEmpty { iosVersions = project.iosVersions.isEmpty ? [.standard] : project.iosVersions }
     }
 
     /// Every variant of one payload, devices outermost, then appearances, locales, text sizes and
@@ -68,7 +69,7 @@ public struct VariantAxes: Sendable, Codable, Equatable {
             for appearance in appearances {
                 for locale in locales {
                     for textSize in textSizes {
-                        for ios in iosVersions { out.append(Variant(device: device, appearance: appearance, locale: locale, textSize: textSize, ios: ios)) }
+                        for ios in iosVersions.isEmpty ? [.standard] : iosVersions { out.append(Variant(device: device, appearance: appearance, locale: locale, textSize: textSize, ios: ios)) }
                     }
                 }
             }
