@@ -72,6 +72,8 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var notes: [String]?
     /// The iOS version whose chrome drew it ("26", "18"); nil in reports made before there was a choice (iOS 18's).
     public var ios: String?
+    /// The glass it was drawn with (clear, tinted) when its iOS version has glass.
+    public var glass: String?
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {

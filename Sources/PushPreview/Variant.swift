@@ -11,33 +11,38 @@ public struct Variant: Sendable, Hashable {
     public var locale: String?
     public var textSize: TextSize
     public var ios: IOSVersion
+    /// The glass a user set (iOS 26's Clear or Tinted); iOS 18 has none and draws `.clear`.
+    public var glass: IOSChrome.Glass
 
-    public init(device: String, appearance: Appearance, locale: String?, textSize: TextSize, ios: IOSVersion) {
-        (self.device, self.appearance, self.locale, self.textSize, self.ios) = (device, appearance, locale, textSize, ios)
+    public init(device: String, appearance: Appearance, locale: String?, textSize: TextSize, ios: IOSVersion, glass: IOSChrome.Glass = .clear) {
+        (self.device, self.appearance, self.locale, self.textSize, self.ios, self.glass) = (device, appearance, locale, textSize, ios, glass)
     }
 
-    /// DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE][-iosN]-VIEW: the default text size is not named, and
-    /// the iOS version only when more than one is drawn (so a one-version run keeps its names).
-    public func stem(_ view: String, namesIOS: Bool) -> String {
-        ([device, appearance.rawValue, locale, textSize == .standard ? nil : textSize.rawValue, namesIOS ? "ios" + ios.rawValue : nil].compactMap { $0 } + [view])
+    /// DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE][-iosN][-GLASS]-VIEW: the default text size is not
+    /// named, the iOS version and the glass only when more than one is drawn (so a run of one
+    /// keeps its names), and no glass on a version without it.
+    public func stem(_ view: String, namesIOS: Bool, namesGlass: Bool = false) -> String {
+        ([device, appearance.rawValue, locale, textSize == .standard ? nil : textSize.rawValue, namesIOS ? "ios" + ios.rawValue : nil,
+          namesGlass && ios.has(.glassPlatter) ? glass.rawValue : nil].compactMap { $0 } + [view])
             .joined(separator: "-")
     }
 
     /// The gallery card's name (the live page swaps cards by it).
     public func cardID(payload: String) -> String {
-        [payload, device, appearance.rawValue, locale ?? "", textSize.rawValue, ios.rawValue].joined(separator: "|")
+        [payload, device, appearance.rawValue, locale ?? "", textSize.rawValue, ios.rawValue, glass.rawValue].joined(separator: "|")
     }
 
     /// What a card says about its variant: "iPhone 15 · dark · nl · text size xLarge · iOS 18".
     public func caption(deviceName: String?, iosNamed: Bool) -> [String] {
-        [deviceName ?? device, appearance.rawValue, locale, textSize == .standard ? nil : "text size " + textSize.rawValue, iosNamed ? "iOS " + ios.rawValue : nil]
+        [deviceName ?? device, appearance.rawValue, locale, textSize == .standard ? nil : "text size " + textSize.rawValue, iosNamed ? "iOS " + ios.rawValue : nil,
+         glass == .clear || !ios.has(.glassPlatter) ? nil : glass.rawValue + " glass"]
             .compactMap { $0 }.filter { !$0.isEmpty }
     }
 
     /// The gallery's filters, one per axis: the select's label, the card's data attribute, its value.
     public static let filters: [(label: String, attribute: String, value: @Sendable (Variant) -> String)] = [
         ("Device", "device", { $0.device }), ("Appearance", "appearance", { $0.appearance.rawValue }), ("Locale", "locale", { $0.locale ?? "" }),
-        ("Text size", "textsize", { $0.textSize.rawValue }), ("iOS", "ios", { $0.ios.rawValue }),
+        ("Text size", "textsize", { $0.textSize.rawValue }), ("iOS", "ios", { $0.ios.rawValue }), ("Glass", "glass", { $0.glass.rawValue }),
     ]
 }
 
@@ -50,6 +55,8 @@ public struct VariantAxes: Sendable, Codable, Equatable {
     public var locales: [String] = []
     public var textSizes: [TextSize] = [.standard]
     public var iosVersions: [IOSVersion] = [.standard]
+    /// `--glass clear,tinted`: drawn for each iOS version that has glass.
+    public var glassStyles: [IOSChrome.Glass] = [.clear]
 
     public init() {}
 
@@ -69,7 +76,11 @@ public struct VariantAxes: Sendable, Codable, Equatable {
             for appearance in appearances {
                 for locale in locales {
                     for textSize in textSizes {
-                        for ios in iosVersions.isEmpty ? [.standard] : iosVersions { out.append(Variant(device: device, appearance: appearance, locale: locale, textSize: textSize, ios: ios)) }
+                        for ios in iosVersions.isEmpty ? [.standard] : iosVersions {
+                            for glass in ios.has(.glassPlatter) ? glassStyles : [.clear] {
+                                out.append(Variant(device: device, appearance: appearance, locale: locale, textSize: textSize, ios: ios, glass: glass))
+                            }
+                        }
                     }
                 }
             }
@@ -79,18 +90,20 @@ public struct VariantAxes: Sendable, Codable, Equatable {
 
     /// Whether file names carry the iOS version: only when more than one is drawn.
     public var namesIOS: Bool { iosVersions.count > 1 }
+    public var namesGlass: Bool { glassStyles.count > 1 }
 
     /// The axes' part of `--incremental`'s options hash.
     var hashKey: String {
         [devices.joined(separator: ","), appearances.map(\.rawValue).joined(separator: ","), locales.joined(separator: ","),
-         textSizes.map(\.rawValue).joined(separator: ","), iosVersions.map(\.rawValue).joined(separator: ",")].joined(separator: "|")
+         textSizes.map(\.rawValue).joined(separator: ","), iosVersions.map(\.rawValue).joined(separator: ","),
+         glassStyles.map(\.rawValue).joined(separator: ",")].joined(separator: "|")
     }
 
     /// A variant's place in the order asked for (unknown values last).
     public func rank(_ v: Variant) -> [Int] {
         [devices.firstIndex(of: v.device) ?? devices.count, appearances.firstIndex(of: v.appearance) ?? appearances.count,
          v.locale.flatMap { locales.firstIndex(of: $0) } ?? -1, TextSize.allCases.firstIndex(of: v.textSize)!,
-         iosVersions.firstIndex(of: v.ios) ?? iosVersions.count]
+         iosVersions.firstIndex(of: v.ios) ?? iosVersions.count, glassStyles.firstIndex(of: v.glass) ?? glassStyles.count]
     }
 
     /// Why shards drawn with these axes and `other`'s cannot be one gallery, or nil when they can.
@@ -101,6 +114,7 @@ public struct VariantAxes: Sendable, Codable, Equatable {
         if locales != other.locales { differ.append("locales \(locales) vs \(other.locales)") }
         if textSizes != other.textSizes { differ.append("text sizes \(textSizes.map(\.rawValue)) vs \(other.textSizes.map(\.rawValue))") }
         if iosVersions != other.iosVersions { differ.append("iOS \(iosVersions.map(\.rawValue)) vs \(other.iosVersions.map(\.rawValue))") }
+        if glassStyles != other.glassStyles { differ.append("glass \(glassStyles.map(\.rawValue)) vs \(other.glassStyles.map(\.rawValue))") }
         return differ.isEmpty ? nil : differ.joined(separator: ", ")
     }
 }
@@ -110,6 +124,6 @@ extension MockupResult {
     public var variant: Variant? {
         guard !device.isEmpty, let appearance = Appearance(rawValue: appearance) else { return nil }
         return Variant(device: device, appearance: appearance, locale: locale, textSize: textSize.flatMap(TextSize.init(rawValue:)) ?? .standard,
-                       ios: ios.flatMap(IOSVersion.init(rawValue:)) ?? .ios18)
+                       ios: ios.flatMap(IOSVersion.init(rawValue:)) ?? .ios18, glass: glass.flatMap(IOSChrome.Glass.init(rawValue:)) ?? .clear)
     }
 }

@@ -238,7 +238,7 @@ enum GalleryPage {
                 continue
             }
             guard !results.isEmpty else {
-                let note = "apns-push-type \(push.pushType): iOS does not show this push as a notification, so there is nothing to draw."
+                let note = APNsEndpoint.noAlertNote(pushType: push.pushType, payload: push.payload)
                 out += "<article class=\"card\" data-card=\"\(escapeHTML(name))\" data-sig=\"\(escapeHTML(push.pushType))\"><h3>\(escapeHTML(name))</h3><div class=\"meta\">\(escapeHTML(headers))</div><p class=\"note\">\(escapeHTML(note))</p></article>\n"
                 continue
             }

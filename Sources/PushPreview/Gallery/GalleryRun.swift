@@ -146,6 +146,7 @@ public struct GalleryRun {
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    textSizes: options.textSizes.map(\.rawValue), ios: options.axes.iosVersions.map(\.rawValue),
+                                   glass: options.axes.glassStyles.map(\.rawValue),
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
         report.files = fingerprint.mapValues(\.hash)
         let findings = projectFindings ?? Validator(templates: templates).projectFindings(project)

@@ -19,6 +19,7 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     /// (those drew large text and iOS 18's chrome).
     public var textSizes: [String]? = nil
     public var ios: [String]? = nil
+    public var glass: [String]? = nil
     /// "I/N" for a shard's report; nil for a whole (or merged) run.
     public var shard: String?
     public var summary: Summary
@@ -60,6 +61,7 @@ public struct GalleryReport: Codable, Sendable, Equatable {
         a.locales = locales
         a.textSizes = (textSizes ?? [TextSize.standard.rawValue]).compactMap(TextSize.init(rawValue:))
         a.iosVersions = (ios ?? [IOSVersion.ios18.rawValue]).compactMap(IOSVersion.init(rawValue:))
+        a.glassStyles = (glass ?? [IOSChrome.Glass.clear.rawValue]).compactMap(IOSChrome.Glass.init(rawValue:))
         return a
     }
 

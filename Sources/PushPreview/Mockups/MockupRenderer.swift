@@ -136,7 +136,7 @@ public final class MockupRenderer {
         /// The payload's folder beneath the output folder.
         var folderName: String { payloadFile.deletingPathExtension().lastPathComponent }
         /// The variant's file stem (`Variant.stem`).
-        func stem(_ view: String) -> String { variant.stem(view, namesIOS: options.axes.namesIOS) }
+        func stem(_ view: String) -> String { variant.stem(view, namesIOS: options.axes.namesIOS, namesGlass: options.axes.namesGlass) }
     }
 
     /// The expanded view, the banner (or its hidden-previews form) and, for a category with a
@@ -275,7 +275,8 @@ public final class MockupRenderer {
         let n = job.notification
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
                                 view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
-                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId, ios: job.ios.rawValue)
+                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId, ios: job.ios.rawValue,
+                                glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil)
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
         do {

@@ -36,6 +36,7 @@ struct ViewData {
                                       appearance: job.appearance, locale: job.language, attachmentSources: sources)
         context.textSize = job.textSize
         context.ios = try chrome[job.ios]!.get()
+        context.glass = job.variant.glass
         context.avatarSource = media.avatar(job, result: &result)
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
