@@ -22,7 +22,7 @@ struct GlassTests {
         let ta = tree(a), tb = tree(b)
         #expect(!ta.isEmpty && ta == tb, "same inputs, same bytes: \(ta.keys.filter { ta[$0] != tb[$0] }.sorted().prefix(5))")
         // File names carry no iOS version when one is drawn.
-        #expect(ta.keys.contains("crew-message/iphone-15-light-banner.png") && !ta.keys.contains { $0.contains("ios26") }, "\(ta.keys.sorted())")
+        #expect(ta.keys.contains("/crew-message/iphone-15-light-banner.png") && !ta.keys.contains { $0.contains("ios26") }, "\(ta.keys.sorted())")
         let page = try String(contentsOf: a.appendingPathComponent("crew-message/iphone-15-light-banner.html"), encoding: .utf8)
         #expect(page.contains("backdrop-filter: blur(6px) brightness(1.1) saturate(1)"), "the page's glass is CSS")
 
