@@ -69,8 +69,7 @@ enum GalleryCommand {
             printError("pushpreview gallery: \(error)")
             return 1
         }
-        if options.devices.isEmpty { options.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
-        if options.locales.isEmpty { options.locales = project.locales }
+        options.axes.fill(from: project)
         var run = GalleryRun(project: project, templates: templates, fonts: fonts, options: options)
         run.jobs = jobs
         run.workers = plan

@@ -88,8 +88,7 @@ enum RenderCommand {
                 continue
             }
             var projectOptions = options
-            if projectOptions.devices.isEmpty { projectOptions.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
-            if projectOptions.locales.isEmpty { projectOptions.locales = project.locales }
+            projectOptions.axes.fill(from: project)
             for result in slot.render(file, project: project, options: projectOptions, name: path) {
                 if a.flags.contains("json") { printJSON(RenderLine(result: result)) }
                 else {

@@ -16,6 +16,10 @@ extension RenderOptions {
             .list("format", "LIST", "html,png (default both)", completes: .words(["html", "png"])),
             .list("text-size", "LIST", "Dynamic Type sizes with SwiftUI's names: xSmall, small, medium, large (the default), xLarge, xxLarge, xxxLarge, accessibility1 … accessibility5; a size other than large is in the file names",
                   completes: .words(TextSize.allCases.map(\.rawValue))),
+            .list("ios", "LIST", "iOS versions whose chrome is drawn: 26 (Liquid Glass, the default; 27 draws as 26) and/or 18; a version is in the file names when more than one is drawn (default: the project's ios, else 26)",
+                  completes: .words(IOSVersion.accepted)),
+            .list("glass", "LIST", "clear (the default) and/or tinted: the glass iOS 26 draws with (Settings › Display & Brightness); a style is in the file names when more than one is drawn",
+                  completes: .words(IOSChrome.Glass.allCases.map(\.rawValue))),
             .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
             .flag("show-limits", "review mode: the custom view drawn whole, its height cap and the clipped part marked (-expanded-limits)"),
             .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
@@ -53,6 +57,17 @@ extension RenderOptions {
                     throw Arguments.UsageError(description: "--text-size takes Dynamic Type sizes (\(TextSize.allCases.map(\.rawValue).joined(separator: ", "))), not '\(v)'")
                 }
                 return size
+            }
+        }
+        axes.iosVersions = try a.list("ios").map { v in
+            guard let version = IOSVersion(argument: v) else { throw Arguments.UsageError(description: "--ios takes \(IOSVersion.accepted.joined(separator: " and/or ")), not '\(v)'") }
+            return version
+        }
+        let glass = a.list("glass")
+        if !glass.isEmpty {
+            axes.glassStyles = try glass.map { v in
+                guard let style = IOSChrome.Glass(rawValue: v) else { throw Arguments.UsageError(description: "--glass takes clear and/or tinted, not '\(v)'") }
+                return style
             }
         }
         for view in a.list("view") {

@@ -44,6 +44,9 @@ public struct TemplateContext: Sendable {
     public var banner = Banner()
     /// The reader's Dynamic Type size.
     public var textSize = TextSize.standard
+    /// The iOS version's chrome (`ios.*`: its glass and the numbers it changes); nil: iOS 18's.
+    public var ios: IOSChrome?
+    public var glass = IOSChrome.Glass.clear
     /// A communication notification's leading image (the sender's or the group's avatar); nil
     /// `src` = the monogram of the sender's initials.
     public var avatarSource: String?
@@ -186,6 +189,7 @@ public struct TemplateContext: Sendable {
             "app": .object(app),
             "header": ["title": .string(customTitle ?? appName), "overridden": .bool(customTitle != nil)],
             "textSize": .string(textSize.rawValue),
+            "ios": (ios ?? IOSChrome(version: .ios18, values: [:])).templateValue(appearance: appearance, glass: glass),
             "level": ["name": .string(n.interruptionLevel.rawValue), "label": levelLabel.map(TemplateValue.string) ?? .null,
                       "timeSensitive": .bool(n.interruptionLevel == .timeSensitive), "critical": .bool(n.interruptionLevel == .critical),
                       "passive": .bool(n.interruptionLevel == .passive)],

@@ -383,7 +383,7 @@ public final class LayoutEngine {
         box.isPositioned = s.position != .static || s.opacity < 1 || s.containsAbsolutes
         box.containsAbsolutes = s.containsAbsolutes
         if s.layeringStorage != nil {
-            box.layering = Boxed(SceneBox.Layering(transform: transform(s, width: width, height: height), filterBlur: s.filterBlur, backdropBlur: s.backdropBlur))
+            box.layering = Boxed(SceneBox.Layering(transform: transform(s, width: width, height: height), filterBlur: s.filterBlur, backdropBlur: s.backdropBlur, backdropTone: s.backdropTone))
         }
     }
 

@@ -45,11 +45,13 @@ public struct SceneBox: Sendable {
         public var transform: Affine?
         public var filterBlur: Double?
         public var backdropBlur: Double?
+        public var backdropTone: BackdropTone?
     }
     public var layering: Boxed<Layering>?
     public var transform: Affine? { layering?.value.transform }
     public var filterBlur: Double? { layering?.value.filterBlur }
     public var backdropBlur: Double? { layering?.value.backdropBlur }
+    public var backdropTone: BackdropTone? { layering?.value.backdropTone }
     public var items: [SceneItem] = []
     /// Where the box came from, for `--layout-json` and messages.
     public var source: SourceInfo

@@ -22,6 +22,9 @@ public struct Payload: Sendable {
     public var threadId: String?
     public var category: String?
     public var contentAvailable = false
+    /// `content-changed: true`: a WidgetKit push (`apns-push-type: widgets`, iOS 26): the app's
+    /// widgets reload their timelines; no alert is shown.
+    public var contentChanged = false
     public var mutableContent = false
     public var interruptionLevel: String?
     public var relevanceScore: Double?
@@ -141,6 +144,9 @@ public enum PayloadParser {
             case "thread-id": payload.threadId = try string(value, path)
             case "category": payload.category = try string(value, path)
             case "content-available": payload.contentAvailable = flag(value, path)
+            case "content-changed":
+                // WidgetKit's push payload is {"aps": {"content-changed": true}}: a boolean, unlike content-available.
+                if case .bool(let b) = value { payload.contentChanged = b } else { warn(path, "expected true (a widgets push), got \(value.compact)") }
             case "mutable-content": payload.mutableContent = flag(value, path)
             case "target-content-id": payload.targetContentId = try string(value, path)
             case "interruption-level":
@@ -169,7 +175,7 @@ public enum PayloadParser {
             diagnostics.append(Diagnostic(.error, code: "payload", file: file,
                 "payload is \(payload.size) bytes of compact JSON; APNs refuses more than \(Payload.maxSize) (\(Payload.maxVoIPSize) for VoIP)"))
         }
-        if payload.alert == nil && !payload.contentAvailable { warn("aps", "has no alert: nothing is shown to the user") }
+        if payload.alert == nil && !payload.contentAvailable && !payload.contentChanged { warn("aps", "has no alert: nothing is shown to the user") }
         if diagnostics.contains(where: { $0.severity == .error }) { throw PayloadError(diagnostics: diagnostics) }
         return (payload, diagnostics)
     }

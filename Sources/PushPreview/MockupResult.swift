@@ -5,11 +5,15 @@ import Styling
 
 /// What to render for each payload.
 public struct RenderOptions: Sendable, Codable {
-    /// Device profile ids (`Templates/system/devices.json`, a project's `devices.json`).
-    public var devices: [String] = [DeviceProfile.standardID]
-    public var appearances: [Appearance] = [.light]
+    /// Device profile ids (`Templates/system/devices.json`, a project's `devices.json`),
+    /// appearances, locales, text sizes and iOS versions: every axis of the output, one list each.
+    public var axes = VariantAxes()
+    public var devices: [String] { get { axes.devices } set { axes.devices = newValue } }
+    public var appearances: [Appearance] { get { axes.appearances } set { axes.appearances = newValue } }
     /// Empty: the development language only, and no locale in file names.
-    public var locales: [String] = []
+    public var locales: [String] { get { axes.locales } set { axes.locales = newValue } }
+    /// Dynamic Type sizes (`--text-size`); a size other than `large` is in the file names.
+    public var textSizes: [TextSize] { get { axes.textSizes } set { axes.textSizes = newValue } }
     public var formats: Set<String> = ["html", "png"]
     /// `--out`: the folder the person named (opened as named; nothing beneath it follows a link).
     public var outputFolder = URL(fileURLWithPath: "Output")
@@ -34,8 +38,6 @@ public struct RenderOptions: Sendable, Codable {
     /// through the fast encoder in png_opaque.c, which has no settings.
     public var pngCompressionLevel = 1
     public var pngFilters: Int32 = 0x08
-    /// Dynamic Type sizes (`--text-size`); a size other than `large` is in the file names.
-    public var textSizes: [TextSize] = [.standard]
     /// Views drawn only when asked (`--view`): `lockscreen`, `notification-center`.
     public var extraViews: Set<String> = []
     public static let optionalViews = ["lockscreen", "notification-center"]
@@ -68,6 +70,10 @@ public struct MockupResult: Sendable, Codable, Equatable {
     /// What the view shows that is not a fallback but a reviewer should know (a passive
     /// notification never shows a banner, say).
     public var notes: [String]?
+    /// The iOS version whose chrome drew it ("26", "18"); nil in reports made before there was a choice (iOS 18's).
+    public var ios: String?
+    /// The glass it was drawn with (clear, tinted) when its iOS version has glass.
+    public var glass: String?
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {

@@ -42,6 +42,8 @@ public struct Project: Sendable {
     public private(set) var serviceFolders: ServiceFolders
     public var devices: [String] = []
     public var locales: [String] = []
+    /// iOS versions drawn when `--ios` is not given (`"ios": ["26", "18"]`).
+    public var iosVersions: [IOSVersion] = []
     /// What reading the settings and the Xcode app found, said once per run.
     public var warnings: [Diagnostic] = []
     /// Content extensions, categories and per-category view settings.
@@ -51,7 +53,7 @@ public struct Project: Sendable {
 
     public static let settingsFile = "pushpreview.json"
     /// The keys of pushpreview.json read here and by `ServiceSettings` (any other is warned of).
-    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "categories"])
+    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "ios", "categories"])
 
     public init(folder: URL) throws(ProjectError) {
         try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
@@ -122,6 +124,11 @@ public struct Project: Sendable {
             case _ where ServiceSettings.keys.contains(key): break
             case "devices": devices = try strings(value, key)
             case "locales": locales = try strings(value, key)
+            case "ios":
+                iosVersions = try strings(value, key).map { v throws(ProjectError) in
+                    guard let version = IOSVersion(argument: v) else { throw fail(key, "expected iOS versions (\(IOSVersion.accepted.joined(separator: ", "))), got \"\(v)\"") }
+                    return version
+                }
             case "categories": break
             default: warn(key, "unknown setting, ignored")
             }

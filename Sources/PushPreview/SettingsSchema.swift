@@ -18,6 +18,7 @@ public enum SettingsSchema {
         "xcode": {"type": "string", "minLength": 1, "description": "Relative path of the app's .xcodeproj, .xcworkspace, XcodeGen project.yml or folder; its Info.plists, strings, icon and fonts are read where they live. Inside a git checkout it must lie in that checkout."},
         "devices": {"$ref": "#/$defs/strings", "description": "Device profile ids drawn when --device is not given (pushpreview devices)."},
         "locales": {"$ref": "#/$defs/strings", "description": "Locales drawn when --locale is not given, e.g. [\"en\", \"nl\"]."},
+        "ios": {"type": "array", "items": {"enum": ["26", "27", "18"]}, "description": "iOS versions whose chrome is drawn when --ios is not given (default [\"26\"]; 27 draws as 26)."},
         "timeBudget": {"type": "number", "exclusiveMinimum": 0, "maximum": 600, "description": "The service stage's budget in seconds (default 30)."},
         "mediaRoots": {"$ref": "#/$defs/strings", "description": "Folders, relative to the project, that local attachments may be read from (default [\"media\"])."},
         "allowedHosts": {"$ref": "#/$defs/strings", "description": "Hosts (host or host:port) attachments may be downloaded from (default none)."},

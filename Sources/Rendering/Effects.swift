@@ -1,6 +1,7 @@
 internal import CPango
 import Checked
 import Foundation
+import Synchronization
 import Layout
 import Styling
 
@@ -81,10 +82,12 @@ func blurredLayer(_ cr: OpaquePointer, bounds: Rect, sigma: Double, content: () 
     return pattern
 }
 
-/// `backdrop-filter: blur()`: what is already painted under the box's border box, blurred (its
-/// edges repeated outwards, as Chromium does) and painted back inside the rounded box.
-func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double) {
-    guard sigma > 0, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+/// `backdrop-filter`: what is already painted under the box's border box, blurred (its edges
+/// repeated outwards, as Chromium does), toned (`brightness()`, `saturate()`) and painted back
+/// inside the rounded box. The same backdrop under the same filter (one wallpaper, device and
+/// appearance under every banner of a height) is filtered once per process (`Backdrops`).
+func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: BackdropTone) {
+    guard sigma > 0 || !tone.isIdentity, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
           let source = cairo_image_surface_get_data(target) else { return }
     cairo_surface_flush(target)
     let (w, h) = (box.frame.width, box.frame.height)
@@ -116,8 +119,15 @@ func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double) {
                 (out + y * stride + x * 4).update(from: source + sy * ts + sx * 4, count: 4)
             }
         }
-        boxBlur(out, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma)
-        let blurred = cairo_image_surface_create_for_data(out, CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
+    }
+    var filtered = Backdrops.shared.filtered(pixels, key: "\(bw)x\(bh)|\(deviceSigma)|\(tone.brightness)|\(tone.saturate)") { p in
+        p.withUnsafeMutableBufferPointer { buffer in
+            boxBlur(buffer.baseAddress!, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma)
+        }
+        if !tone.isIdentity { applyTone(&p, tone) }
+    }
+    filtered.withUnsafeMutableBufferPointer { buffer in
+        let blurred = cairo_image_surface_create_for_data(buffer.baseAddress!, CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
         cairo_save(cr)
         roundedRect(cr, 0, 0, w, h, box.radii)
         cairo_clip(cr)
@@ -126,6 +136,55 @@ func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double) {
         cairo_paint(cr)
         cairo_restore(cr)
         cairo_surface_destroy(blurred)
+    }
+}
+
+/// `brightness()` then `saturate()` on premultiplied ARGB32 (B, G, R, A in memory), in sRGB
+/// (Filter Effects 1 §13.2's matrices), each channel clamped to its alpha.
+func applyTone(_ pixels: inout [UInt8], _ tone: BackdropTone) {
+    let s = tone.saturate, b = tone.brightness
+    let m = [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s,
+             0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s,
+             0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s].map { $0 * b }
+    pixels.withUnsafeMutableBufferPointer { p in
+        var i = 0
+        while i + 3 < p.count {
+            let a = Double(p[i + 3])
+            if a > 0 {
+                let bl = Double(p[i]), g = Double(p[i + 1]), r = Double(p[i + 2])
+                func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), a)) }
+                p[i + 2] = clamp(m[0] * r + m[1] * g + m[2] * bl)
+                p[i + 1] = clamp(m[3] * r + m[4] * g + m[5] * bl)
+                p[i] = clamp(m[6] * r + m[7] * g + m[8] * bl)
+            }
+            i += 4
+        }
+    }
+}
+
+/// Filtered backdrops by what lies behind (the pixels themselves, compared in full on a hit, so
+/// the output never depends on what is cached) and the filter, shared by every painter of the
+/// process and bounded: a gallery's banners over one wallpaper are blurred once per size.
+final class Backdrops: Sendable {
+    static let shared = Backdrops()
+    private struct Entry { var source: [UInt8]; var filtered: [UInt8] }
+    private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
+
+    func filtered(_ source: [UInt8], key: String, filter: (inout [UInt8]) -> Void) -> [UInt8] {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = 0
+        // A sample of the bytes names the entry; the whole source is compared before it is used.
+        while i < source.count { hash = (hash ^ UInt64(source[i])) &* 0x100_0000_01b3; i += 61 }
+        let name = key + "|\(source.count)|\(hash)"
+        if let known = state.withLock({ $0.entries[name] }), known.source == source { return known.filtered }
+        var made = source
+        filter(&made)
+        state.withLock { s in
+            s.bytes += 2 * made.count
+            if s.bytes > 96 << 20 { s.entries.removeAll(); s.bytes = 2 * made.count }
+            s.entries[name] = Entry(source: source, filtered: made)
+        }
+        return made
     }
 }
 

@@ -87,7 +87,7 @@ public struct PNGPainter {
                   abs(t.a * t.d - t.b * t.c) > 1e-9 else { return cairo_restore(cr) }
             cairo_transform(cr, &m)
         }
-        if let sigma = box.backdropBlur { paintBackdrop(box, cr, sigma: sigma) }
+        if let sigma = box.backdropBlur { paintBackdrop(box, cr, sigma: sigma, tone: box.backdropTone ?? BackdropTone()) }
         if box.opacity < 1 { cairo_push_group(cr) }
         if let sigma = box.filterBlur, sigma > 0 {
             var inner = warnings

@@ -73,6 +73,8 @@ public struct ComputedStyle: Sendable, Equatable {
         /// `filter: blur()` and `backdrop-filter: blur()`, as standard deviations in points.
         public var filterBlur: Double?
         public var backdropBlur: Double?
+        /// `backdrop-filter`'s `brightness()` and `saturate()`, applied after its blur.
+        public var backdropTone: BackdropTone?
     }
     public private(set) var layeringStorage: Boxed<Layering>?
     public var layering: Layering {
@@ -83,6 +85,7 @@ public struct ComputedStyle: Sendable, Equatable {
     public var transformOrigin: [Length] { get { layering.transformOrigin } set { layering.transformOrigin = newValue } }
     public var filterBlur: Double? { get { layering.filterBlur } set { layering.filterBlur = newValue } }
     public var backdropBlur: Double? { get { layering.backdropBlur } set { layering.backdropBlur = newValue } }
+    public var backdropTone: BackdropTone? { get { layering.backdropTone } set { layering.backdropTone = newValue } }
     public var objectFit = ObjectFit.fill
     /// object-position, as fractions or points from the left/top (default 50% 50%).
     public var objectPosition: [Length] = [.percent(50), .percent(50)]

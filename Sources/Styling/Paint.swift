@@ -172,6 +172,43 @@ enum BlurFilter {
     }
 }
 
+/// `backdrop-filter`'s functions the painter draws: `blur()`, `brightness()` and `saturate()`
+/// (Filter Effects 1 §13.1, §13.2), in any order and each at most once; the colour functions
+/// act in sRGB, as Chromium applies them. What glass is made of.
+public struct BackdropTone: Sendable, Equatable, Hashable {
+    public var brightness = 1.0, saturate = 1.0
+    public var isIdentity: Bool { brightness == 1 && saturate == 1 }
+    public init(brightness: Double = 1, saturate: Double = 1) { (self.brightness, self.saturate) = (brightness, saturate) }
+
+    /// nil: not a filter list the painter draws; `.some((nil, …))`: `none`.
+    static func parse(_ text: String, length: (String) -> Length?) -> (blur: Double?, tone: BackdropTone)?? {
+        let t = text.trimmed.lowercased()
+        if t == "none" { return .some((nil, BackdropTone())) }
+        var blur: Double?, tone = BackdropTone(), seen: Set<String> = []
+        var rest = Substring(t)
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "("), let close = rest.firstIndex(of: ")"), open < close else { return nil }
+            let name = rest[..<open].trimmed, inner = rest[rest.index(after: open)..<close].trimmed
+            guard seen.insert(name).inserted else { return nil }
+            switch name {
+            case "blur":
+                if inner.isEmpty { blur = 0 } else { guard case .points(let r)? = length(inner), r >= 0 else { return nil }; blur = r }
+            case "brightness", "saturate":
+                let amount: Double
+                if inner.isEmpty { amount = 1 }
+                else if inner.hasSuffix("%"), let p = Double(decimal: inner.dropLast()) { amount = p / 100 }
+                else if let v = Double(decimal: inner) { amount = v }
+                else { return nil }
+                guard amount >= 0 else { return nil }
+                if name == "brightness" { tone.brightness = amount } else { tone.saturate = amount }
+            default: return nil
+            }
+            rest = rest[rest.index(after: close)...].drop { $0 == " " }
+        }
+        return .some((blur ?? 0, tone))
+    }
+}
+
 /// One `box-shadow` (Backgrounds 3 §7.1), outer or inset, or one `text-shadow` (Text
 /// Decoration 3 §4: no spread, never inset).
 public struct BoxShadow: Sendable, Equatable {

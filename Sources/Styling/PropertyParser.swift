@@ -189,7 +189,11 @@ struct PropertyParser {
             let words = lower.split(whereSeparator: \.isWhitespace).prefix(2).joined(separator: " ") // a z offset is ignored
             return set(Self.position(words) { length($0) }) { s.transformOrigin = $0 }
         case "filter": return set(BlurFilter.parse(v) { length($0) }) { s.filterBlur = $0 }
-        case "backdrop-filter", "-webkit-backdrop-filter": return set(BlurFilter.parse(v) { length($0) }) { s.backdropBlur = $0 }
+        case "backdrop-filter", "-webkit-backdrop-filter":
+            guard let parsed = BackdropTone.parse(v, length: { length($0) }) else { return false }
+            s.backdropBlur = parsed?.blur
+            s.backdropTone = parsed.map { $0.tone.isIdentity ? nil : $0.tone } ?? nil
+            return true
         case "object-fit": return set(ComputedStyle.ObjectFit(rawValue: lower)) { s.objectFit = $0 }
         case "flex-direction": return set(ComputedStyle.FlexDirection(rawValue: lower)) { s.flexDirection = $0 }
         case "flex-wrap": return setWrap(lower, &s)

@@ -49,6 +49,15 @@ struct PayloadParserTests {
         #expect(p.size == #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B"},"badge":2,"mutable-content":1,"thread-id":"t"},"image-url":"media/a.jpg"}"#.utf8.count)
     }
 
+    /// A WidgetKit push (`apns-push-type: widgets`) is `{"aps": {"content-changed": true}}`: read,
+    /// and not warned of as an alert with nothing to show; anything but true is said.
+    @Test func widgetsPushPayload() throws {
+        let (p, d) = try parse(#"{"aps": {"content-changed": true}}"#)
+        #expect(p.contentChanged && p.alert == nil && d.isEmpty, "\(d)")
+        let (q, e) = try parse(#"{"aps": {"content-changed": 1}}"#)
+        #expect(!q.contentChanged && e.contains { $0.keyPath == "aps.content-changed" }, "\(e)")
+    }
+
     @Test func alertStringIsTheBody() throws {
         #expect(try parse(#"{"aps": {"alert": "Hello"}}"#).0.alert?.body == "Hello")
     }

@@ -87,6 +87,22 @@ struct GalleryTests {
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("bad2/index.html").path))
     }
 
+    /// Shards drawn for other variants are refused, whichever axis differs: text size (merged with
+    /// exit 0 before the axes were one `VariantAxes`) as much as appearance.
+    @Test func shardsOfOtherVariantsAreRefused() throws {
+        let project = try examplesCopy(payloads: ["emoji.apns", "crew-message.apns"])
+        let root = project.deletingLastPathComponent()
+        let a = root.appendingPathComponent("a"), b = root.appendingPathComponent("b"), c = root.appendingPathComponent("c")
+        #expect(try gallery(project, a, ["--shard", "1/2", "--text-size", "large"]).status == 0)
+        #expect(try gallery(project, b, ["--shard", "2/2", "--text-size", "xxxLarge"]).status == 0)
+        let sizes = try runProcess(pushpreviewBinary, ["gallery", "--merge", a.path, b.path, "--out", root.appendingPathComponent("m1").path])
+        #expect(sizes.status == 1 && sizes.stderr.contains("text sizes [\"xxxLarge\"] vs [\"large\"]"), "\(sizes.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("m1/index.html").path))
+        #expect(try gallery(project, c, ["--shard", "2/2", "--text-size", "large", "--appearance", "dark"]).status == 0)
+        let looks = try runProcess(pushpreviewBinary, ["gallery", "--merge", a.path, c.path, "--out", root.appendingPathComponent("m2").path])
+        #expect(looks.status == 1 && looks.stderr.contains("appearances"), "\(looks.stderr)")
+    }
+
     @Test func incrementalRendersOnlyWhatChanged() throws {
         let project = try examplesCopy(payloads: Self.some)
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")

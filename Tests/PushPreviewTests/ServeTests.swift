@@ -281,6 +281,22 @@ import Testing
         #expect(served.received.count == 3 && served.received.allSatisfy { !$0.hasSuffix("0.apns") && !$0.hasSuffix("1.apns") }, "\(served.received)")
     }
 
+    /// iOS 26's WidgetKit pushes: taken on the app's `.push-type.widgets` topic only, and drawn as
+    /// no alert; a payload without `content-changed: true` is said to be one WidgetKit ignores.
+    @Test func widgetsPushesAreTakenAndDrawnAsNoAlert() throws {
+        let served = try Served(payloads: ["plain-alert.apns"])
+        defer { _ = served.stop() }
+        let widgets = ["apns-topic": Self.bundleID + ".push-type.widgets", "apns-push-type": "widgets", "apns-priority": "5"]
+        let good = try served.push(widgets.merging(["apns-id": "00000000-0000-0000-0000-00000000000a"]) { $1 }, body: #"{"aps":{"content-changed":true}}"#)
+        #expect(good.status == 200, "\(good)")
+        let topic = try served.push(["apns-topic": Self.bundleID, "apns-push-type": "widgets"], body: #"{"aps":{"content-changed":true}}"#)
+        #expect(topic.status == 400 && topic.body.contains("TopicDisallowed"), "\(topic)")
+        let bare = try served.push(widgets.merging(["apns-id": "00000000-0000-0000-0000-00000000000b"]) { $1 }, body: #"{"aps":{}}"#)
+        #expect(bare.status == 200, "\(bare)")
+        #expect(served.waitFor { served.page.components(separatedBy: "apns-push-type widgets: no alert").count == 3 }, "\(served.page.suffix(3000))")
+        #expect(served.page.components(separatedBy: "content-changed").count == 2, "only the bare push is said to lack content-changed")
+    }
+
     @Test func aSecondServeOnThePortSaysSo() throws {
         let served = try Served()
         defer { _ = served.stop() }

@@ -78,11 +78,10 @@ public struct ChangeGroup: Codable, Sendable, Equatable {
     static func describe(base: GalleryReport?, new: GalleryReport?) -> [String: Described] {
         var out: [String: Described] = [:]
         for report in [new, base].compactMap({ $0 }) {
-            let devices = report.devices, appearances = report.appearances, locales = report.locales
+            let axes = report.axes
             for input in report.inputs {
                 for m in input.mockups {
-                    let rank = [devices.firstIndex(of: m.device) ?? devices.count, appearances.firstIndex(of: m.appearance) ?? appearances.count,
-                                m.locale.flatMap { locales.firstIndex(of: $0) } ?? locales.count, m.textSize == "large" || m.textSize == nil ? 0 : 1]
+                    let rank = m.variant.map(axes.rank) ?? [Int.max]
                     for output in m.outputs where output.hasSuffix(".png") {
                         let name = String(output.dropLast(4))
                         if out[name] == nil {

@@ -25,8 +25,13 @@ public enum GalleryMerge {
             reports.append((folder, report))
         }
         guard let (_, first) = reports.first else { throw Failure(description: "give the shard output folders to merge") }
-        for (folder, r) in reports where (r.tool, r.project, r.devices, r.appearances, r.locales) != (first.tool, first.project, first.devices, first.appearances, first.locales) {
-            throw Failure(description: "\(folder.path)/report.json was made by \(r.tool) for \(r.project) (\(r.devices), \(r.appearances), \(r.locales)), unlike \(folders[0].path): render every shard with the same tool and options")
+        for (folder, r) in reports {
+            if (r.tool, r.project) != (first.tool, first.project) {
+                throw Failure(description: "\(folder.path)/report.json was made by \(r.tool) for \(r.project), unlike \(folders[0].path) (\(first.tool) for \(first.project)): render every shard with the same tool and options")
+            }
+            if let differ = r.axes.mismatch(first.axes) {
+                throw Failure(description: "\(folder.path)/report.json was drawn for other variants than \(folders[0].path) (\(differ)): render every shard with the same options")
+            }
         }
         let out = try ConfinedFolder(trusted: output, links: .refused, create: true)
         var inputs: [GalleryReport.Input] = []

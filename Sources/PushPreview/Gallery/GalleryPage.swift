@@ -126,6 +126,8 @@ enum GalleryPage {
         let hash = hexToBase64(SHA256.hex(Array("\n\(script)\n".utf8)))
         let liveHash = hexToBase64(SHA256.hex(Array("\n\(liveScript)\n".utf8)))
         let all = report.inputs.flatMap(\.mockups)
+        let variants = all.compactMap(\.variant)
+        let axes = report.axes
         func options(_ name: String, _ values: [String]) -> String {
             "<label>\(name)<select data-filter=\"\(name.lowercased().replacingOccurrences(of: " ", with: ""))\"><option value=\"\">all</option>"
                 + Set(values).sorted().map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML($0))</option>" }.joined() + "</select></label>"
@@ -133,7 +135,7 @@ enum GalleryPage {
         var body = """
         <header><h1>\(escapeHTML(report.project))</h1>
         <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \(escapeHTML($0))" } ?? "")</span>
-        \(options("Device", all.map(\.device).filter { !$0.isEmpty }))\(options("Appearance", all.map(\.appearance).filter { !$0.isEmpty }))\(options("Locale", all.compactMap(\.locale)))\(options("Text size", all.compactMap(\.textSize)))\(options("Level", all.compactMap(\.interruptionLevel)))\(options("Outcome", ["rendered", "warnings", "failed"]))
+        \(Variant.filters.map { f in options(f.label, variants.map(f.value).filter { !$0.isEmpty }) }.joined())\(options("Level", all.compactMap(\.interruptionLevel)))\(options("Outcome", ["rendered", "warnings", "failed"]))
         <span class="meta" id="shown"></span></header>
         <main>
 
@@ -156,15 +158,11 @@ enum GalleryPage {
         for category in groups.keys.sorted(by: { ($0.isEmpty ? 1 : 0, $0) < ($1.isEmpty ? 1 : 0, $1) }) {
             body += "<section class=\"category\"><h2>\(category.isEmpty ? "No category" : "Category: " + escapeHTML(category))</h2><div class=\"grid\">\n"
             for input in groups[category]! {
-                // In the order asked for: devices, then appearances, then locales, then text sizes.
-                func rank(_ r: MockupResult) -> [Int] {
-                    [report.devices.firstIndex(of: r.device) ?? -1, report.appearances.firstIndex(of: r.appearance) ?? -1,
-                     r.locale.flatMap { report.locales.firstIndex(of: $0) } ?? -1,
-                     r.textSize.flatMap { TextSize(rawValue: $0) }.flatMap { TextSize.allCases.firstIndex(of: $0) } ?? -1]
-                }
-                let cards = Dictionary(grouping: input.mockups, by: rank)
+                // In the order asked for (`VariantAxes.rank`); a failure before any variant first.
+                let cards = Dictionary(grouping: input.mockups) { $0.variant.map(axes.rank) ?? [-1] }
                 for key in cards.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    body += card(input, cards[key]!, profile: report.deviceProfiles.first { $0.id == cards[key]![0].device }, output: output, live: live)
+                    body += card(input, cards[key]!, profile: report.deviceProfiles.first { $0.id == cards[key]![0].device }, output: output, live: live,
+                                 namesIOS: axes.namesIOS)
                 }
             }
             body += "</div></section>\n"
@@ -193,14 +191,16 @@ enum GalleryPage {
         """
     }
 
-    static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL, live: Live? = nil) -> String {
+    static func card(_ input: GalleryReport.Input, _ results: [MockupResult], profile: DeviceProfile?, output: URL, live: Live? = nil, namesIOS: Bool = false) -> String {
         let first = results[0]
+        let variant = first.variant
         let outcome = GalleryReport.outcome(of: results)
-        var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\" data-device=\"\(escapeHTML(first.device))\" data-appearance=\"\(escapeHTML(first.appearance))\" data-locale=\"\(escapeHTML(first.locale ?? ""))\" data-textsize=\"\(escapeHTML(first.textSize ?? ""))\" data-level=\"\(escapeHTML(first.interruptionLevel ?? ""))\" data-outcome=\"\(outcome)\">"
+        let data = Variant.filters.map { f in " data-\(f.attribute)=\"\(escapeHTML(variant.map(f.value) ?? ""))\"" }.joined()
+        var out = "<article class=\"card\(profile?.isPad == true ? " wide" : "")\"\(data) data-level=\"\(escapeHTML(first.interruptionLevel ?? ""))\" data-outcome=\"\(outcome)\">"
         out += "<h3>\(escapeHTML(input.payload)) <span class=\"badge \(outcome)\">\(outcome)</span></h3>"
-        let textSize = first.textSize == TextSize.standard.rawValue ? nil : first.textSize.map { "text size " + $0 }
         let level = first.interruptionLevel == "active" ? nil : first.interruptionLevel
-        out += "<div class=\"meta\">\([profile?.name ?? first.device, first.appearance, first.locale, textSize, level].compactMap { $0 }.filter { !$0.isEmpty }.map(escapeHTML).joined(separator: " · "))</div><div class=\"views\">"
+        let caption = (variant?.caption(deviceName: profile?.name, iosNamed: namesIOS) ?? [profile?.name ?? first.device]) + [level].compactMap { $0 }
+        out += "<div class=\"meta\">\(caption.filter { !$0.isEmpty }.map(escapeHTML).joined(separator: " · "))</div><div class=\"views\">"
         // The banner first: it is what people see first.
         for r in results.sorted(by: { ($0.view.hasPrefix("banner") ? 0 : 1) < ($1.view.hasPrefix("banner") ? 0 : 1) }) {
             for png in r.outputs where png.hasSuffix(".png") {
@@ -217,7 +217,7 @@ enum GalleryPage {
         out += "</article>\n"
         guard live != nil else { return out }
         // The card's name, and a signature of what it shows, for the live page's swap.
-        let id = [input.payload, first.device, first.appearance, first.locale ?? "", first.textSize ?? ""].joined(separator: "|")
+        let id = variant?.cardID(payload: input.payload) ?? input.payload
         return "<article data-card=\"\(escapeHTML(id))\" data-sig=\"\(SHA256.hex(Array(out.utf8)).prefix(16))\"" + out.dropFirst("<article".count)
     }
 
@@ -238,14 +238,14 @@ enum GalleryPage {
                 continue
             }
             guard !results.isEmpty else {
-                let note = "apns-push-type \(push.pushType): iOS does not show this push as a notification, so there is nothing to draw."
+                let note = APNsEndpoint.noAlertNote(pushType: push.pushType, payload: push.payload)
                 out += "<article class=\"card\" data-card=\"\(escapeHTML(name))\" data-sig=\"\(escapeHTML(push.pushType))\"><h3>\(escapeHTML(name))</h3><div class=\"meta\">\(escapeHTML(headers))</div><p class=\"note\">\(escapeHTML(note))</p></article>\n"
                 continue
             }
             let input = GalleryReport.Input(payload: name, category: results.first?.category, outcome: GalleryReport.outcome(of: results), key: "", mockups: results)
             let first = results.first { !$0.device.isEmpty } ?? results[0]
-            let group = results.filter { $0.device == first.device && $0.appearance == first.appearance && $0.locale == first.locale && $0.textSize == first.textSize }
-            out += card(input, group, profile: report.deviceProfiles.first { $0.id == first.device }, output: output, live: live)
+            let group = results.filter { $0.variant == first.variant }
+            out += card(input, group, profile: report.deviceProfiles.first { $0.id == first.device }, output: output, live: live, namesIOS: report.axes.namesIOS)
                 .replacingOccurrences(of: "<div class=\"views\">", with: "<div class=\"meta\">\(escapeHTML(headers))</div><div class=\"views\">")
         }
         return out + "</div></section>\n"

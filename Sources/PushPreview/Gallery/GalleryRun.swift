@@ -145,6 +145,8 @@ public struct GalleryRun {
         var report = GalleryReport(tool: "pushpreview \(pushPreviewVersion)", project: project.folder.lastPathComponent, devices: options.devices,
                                    deviceProfiles: options.devices.compactMap { id in catalog.first { $0.id == id } },
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
+                                   textSizes: options.textSizes.map(\.rawValue), ios: options.axes.iosVersions.map(\.rawValue),
+                                   glass: options.axes.glassStyles.map(\.rawValue),
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
         report.files = fingerprint.mapValues(\.hash)
         let findings = projectFindings ?? Validator(templates: templates).projectFindings(project)
@@ -226,7 +228,7 @@ final class Counter: @unchecked Sendable {
 /// folder, the Xcode app's beneath its repository, the tool's own as named.
 enum InputKey {
     static func options(_ options: RenderOptions, timings: Bool) -> String {
-        SHA256.hex(Array("\(pushPreviewVersion)|\(options.devices)|\(options.appearances)|\(options.locales)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.textSizes)|\(options.extraViews.sorted())|\(timings)".utf8))
+        SHA256.hex(Array("\(pushPreviewVersion)|\(options.axes.hashKey)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.extraViews.sorted())|\(timings)".utf8))
     }
 
     /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)

@@ -2,6 +2,7 @@ import ConfinedFiles
 import ContentStage
 import Diagnostics
 import Foundation
+import Styling
 
 /// `Output/report.json`: every input of a gallery run and its outcome (README, "report.json").
 /// Paths are relative (payloads to the project, outputs to the output folder) and nothing in it
@@ -14,6 +15,11 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     public var deviceProfiles: [DeviceProfile]
     public var appearances: [String]
     public var locales: [String]
+    /// Dynamic Type sizes and iOS versions drawn; nil in reports made before they were listed
+    /// (those drew large text and iOS 18's chrome).
+    public var textSizes: [String]? = nil
+    public var ios: [String]? = nil
+    public var glass: [String]? = nil
     /// "I/N" for a shard's report; nil for a whole (or merged) run.
     public var shard: String?
     public var summary: Summary
@@ -45,6 +51,18 @@ public struct GalleryReport: Codable, Sendable, Equatable {
         /// the report's `files`, and an edit to one is mapped to the payloads it touches (`EditPlan`).
         public var key: String
         public var mockups: [MockupResult]
+    }
+
+    /// The axes the run drew, as `RenderOptions` held them (values a tool does not know are dropped).
+    public var axes: VariantAxes {
+        var a = VariantAxes()
+        a.devices = devices
+        a.appearances = appearances.compactMap(Appearance.init(rawValue:))
+        a.locales = locales
+        a.textSizes = (textSizes ?? [TextSize.standard.rawValue]).compactMap(TextSize.init(rawValue:))
+        a.iosVersions = (ios ?? [IOSVersion.ios18.rawValue]).compactMap(IOSVersion.init(rawValue:))
+        a.glassStyles = (glass ?? [IOSChrome.Glass.clear.rawValue]).compactMap(IOSChrome.Glass.init(rawValue:))
+        return a
     }
 
     public static func outcome(of results: [MockupResult]) -> String {

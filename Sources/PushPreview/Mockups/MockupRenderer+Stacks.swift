@@ -58,8 +58,8 @@ extension MockupRenderer {
                 activity?("running the service stage for the thread's newest (\(planned.language), \(planned.idiom))")
                 notifications[key] = service.run(top, locale: planned.language, device: planned.idiom)
             }
-            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
-                          locale: planned.locale, textSize: planned.textSize, payloadFile: newest, options: options, output: output, warnings: notifications[key]!.trace.fallbacks)
+            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, variant: planned.variant,
+                          payloadFile: newest, options: options, output: output, warnings: notifications[key]!.trace.fallbacks)
             results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
         }
         return results

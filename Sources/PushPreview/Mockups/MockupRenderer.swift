@@ -102,8 +102,8 @@ public final class MockupRenderer {
                 activity?("running the service stage (\(planned.language), \(planned.idiom))")
                 notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
-            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, appearance: planned.appearance,
-                          locale: planned.locale, textSize: planned.textSize, payloadFile: payloadFile, options: options, output: output,
+            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, variant: planned.variant,
+                          payloadFile: payloadFile, options: options, output: output,
                           warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
             results += render(job)
         }
@@ -122,9 +122,11 @@ public final class MockupRenderer {
         var project: Project
         var stage: ContentStage
         var device: DeviceProfile
-        var appearance: Appearance
-        var locale: String?
-        var textSize: TextSize
+        var variant: Variant
+        var appearance: Appearance { variant.appearance }
+        var locale: String? { variant.locale }
+        var textSize: TextSize { variant.textSize }
+        var ios: IOSVersion { variant.ios }
         var payloadFile: URL
         var options: RenderOptions
         /// The output folder, held open (`--out` and its subfolder).
@@ -133,10 +135,8 @@ public final class MockupRenderer {
         var language: String { locale ?? "en" }
         /// The payload's folder beneath the output folder.
         var folderName: String { payloadFile.deletingPathExtension().lastPathComponent }
-        /// DEVICE-APPEARANCE[-LOCALE][-TEXTSIZE]-VIEW: the default text size is not named.
-        func stem(_ view: String) -> String {
-            ([device.id, appearance.rawValue, locale, textSize == .standard ? nil : textSize.rawValue].compactMap { $0 } + [view]).joined(separator: "-")
-        }
+        /// The variant's file stem (`Variant.stem`).
+        func stem(_ view: String) -> String { variant.stem(view, namesIOS: options.axes.namesIOS, namesGlass: options.axes.namesGlass) }
     }
 
     /// The expanded view, the banner (or its hidden-previews form) and, for a category with a
@@ -275,7 +275,8 @@ public final class MockupRenderer {
         let n = job.notification
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
                                 view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
-                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId)
+                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId, ios: job.ios.rawValue,
+                                glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil)
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
         do {

@@ -13,9 +13,12 @@ struct ViewData {
     /// The share folder's templates, whose `system/strings` hold iOS's own words.
     let templates: URL
     let systemStrings: [ConfinedFolder]
+    /// Each iOS version's chrome data, read once (a broken install fails the mock-ups that need it).
+    let chrome: [IOSVersion: Result<IOSChrome, ConfigError>]
 
     init(templates: URL) {
         self.templates = templates
+        chrome = Dictionary(uniqueKeysWithValues: IOSVersion.allCases.map { v in (v, Result { () throws(ConfigError) in try IOSChrome.load(templates: templates, version: v) }) })
         systemStrings = [try? ConfinedFolder(trusted: templates.appendingPathComponent("system/strings"))].compactMap { $0 }
     }
 
@@ -32,6 +35,8 @@ struct ViewData {
         var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device,
                                       appearance: job.appearance, locale: job.language, attachmentSources: sources)
         context.textSize = job.textSize
+        context.ios = try chrome[job.ios]!.get()
+        context.glass = job.variant.glass
         context.avatarSource = media.avatar(job, result: &result)
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)

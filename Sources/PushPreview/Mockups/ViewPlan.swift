@@ -4,16 +4,15 @@ import Rendering
 import Styling
 import Typography
 
-/// Which notifications a payload is drawn as, decided before anything is drawn: payload × device
-/// × appearance × locale × text size, in that order. A payload that shows nothing localized (no
+/// Which notifications a payload is drawn as, decided before anything is drawn: payload × `Variant`
+/// (device, appearance, locale, text size, iOS), in `VariantAxes`' order. A payload that shows nothing localized (no
 /// loc-keys, no localized action or app name) reads the same in every locale and is planned
 /// once, with no locale. The service stage runs once per language and idiom the plan names.
 struct ViewPlan {
     struct Notification {
         var device: DeviceProfile
-        var appearance: Appearance
-        var locale: String?
-        var textSize: TextSize
+        var variant: Variant
+        var locale: String? { variant.locale }
         var language: String { locale ?? "en" }
         var idiom: String { device.isPad ? "ipad" : "iphone" }
     }
@@ -31,16 +30,10 @@ struct ViewPlan {
         localized = everyLocale || (payload.alert.map { $0.titleLocKey != nil || $0.subtitleLocKey != nil || $0.locKey != nil } ?? false)
             || project.localizesDisplayName || project.service.readsAppStrings
             || categories.contains { $0.actions.contains { $0.titleKey != nil || $0.textInput?.buttonTitleKey != nil || $0.textInput?.placeholderKey != nil } }
-        let locales = options.locales.isEmpty || !localized ? [nil] : options.locales.map(Optional.some)
-        for id in options.devices {
-            guard let device = catalog.first(where: { $0.id == id }) else { unknownDevices.append(id); continue }
-            for appearance in options.appearances {
-                for locale in locales {
-                    for textSize in options.textSizes {
-                        notifications.append(Notification(device: device, appearance: appearance, locale: locale, textSize: textSize))
-                    }
-                }
-            }
+        unknownDevices = options.devices.filter { id in !catalog.contains { $0.id == id } }
+        for variant in options.axes.variants(localized: localized) {
+            guard let device = catalog.first(where: { $0.id == variant.device }) else { continue }
+            notifications.append(Notification(device: device, variant: variant))
         }
     }
 }

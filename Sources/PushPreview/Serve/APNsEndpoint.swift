@@ -88,6 +88,19 @@ public struct APNsEndpoint: Sendable {
                               expiration: expiration, collapseID: collapse, payload: request.body))
     }
 
+    /// What iOS does with a push it shows no alert for, as the gallery says it; for a widgets
+    /// push (WidgetKit, `{"aps": {"content-changed": true}}`), what its payload lacks.
+    public static func noAlertNote(pushType: String, payload: [UInt8]) -> String {
+        guard pushType == "widgets" else {
+            return "apns-push-type \(pushType): iOS does not show this push as a notification, so there is nothing to draw."
+        }
+        var note = "apns-push-type widgets: no alert; WidgetKit reloads the app's widgets' timelines."
+        let changed: Bool
+        if let json = try? JSONParser.parse(payload, file: "push"), case .bool(true)? = json["aps"]?["content-changed"] { changed = true } else { changed = false }
+        if !changed { note += " Its payload lacks \"aps\": {\"content-changed\": true}, which a widgets push must carry: WidgetKit ignores it." }
+        return note
+    }
+
     /// The response APNs gives for an outcome.
     public static func response(_ outcome: Outcome) -> HTTPResponse {
         switch outcome {

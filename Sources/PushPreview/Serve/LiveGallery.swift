@@ -71,8 +71,7 @@ public final class LiveGallery: @unchecked Sendable {
     public var bundleID: String? { lock.withLock { project.bundleID } }
     var options: RenderOptions {
         var o = setup.options
-        if o.devices.isEmpty { o.devices = project.devices.isEmpty ? [DeviceProfile.standardID] : project.devices }
-        if o.locales.isEmpty { o.locales = project.locales }
+        o.axes.fill(from: project)
         return o
     }
 
