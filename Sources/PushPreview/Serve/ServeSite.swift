@@ -60,6 +60,8 @@ public struct ServeSite: Sendable {
             }
             return APNsEndpoint.response(outcome)
         }
+        if path == "/viewing" { return viewing(request) }
+        if path == "/approve" { return approve(request) }
         guard request.method == "GET" || request.method == "HEAD" else { return text(405, "\(request.method) is not served here\n", ["allow": "GET, HEAD"]) }
         var response: HTTPResponse
         switch path {
@@ -100,6 +102,44 @@ public struct ServeSite: Sendable {
             return text(404, "not found\n")
         }
         return HTTPResponse(status: 200, headers: [("content-type", type), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache")], body: data)
+    }
+
+    /// POST /viewing `{"cards": [ID…]}`: the cards the page shows, to draw first. JSON only, so
+    /// a page elsewhere cannot send it without a preflight this server never answers.
+    func viewing(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return text(405, "\(request.method) is not served here\n", ["allow": "POST"]) }
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            return text(415, "send the cards in view as application/json: {\"cards\": [ID…]}\n")
+        }
+        guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
+              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let cards = object["cards"] as? [String] else {
+            return text(400, "expected {\"cards\": [ID…]} of at most \(Self.largestViewing >> 10) kB\n")
+        }
+        gallery.viewing(cards)
+        return HTTPResponse(status: 204, headers: [("cache-control", "no-store")])
+    }
+    static let largestViewing = 32 << 10
+
+    /// POST /approve `{"card": ID, "approved": true|false}`: approves the card as its pictures are
+    /// now, or takes that back, in the project's `pushpreview-approved.json`.
+    func approve(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return text(405, "\(request.method) is not served here\n", ["allow": "POST"]) }
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            return text(415, "send {\"card\": ID, \"approved\": true} as application/json\n")
+        }
+        guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
+              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let card = object["card"] as? String, let approved = object["approved"] as? Bool else {
+            return text(400, "expected {\"card\": ID, \"approved\": true|false}\n")
+        }
+        do {
+            guard try gallery.approve(card, approved) else { return text(404, "no card \(card.prefix(200))\n") }
+        } catch {
+            log("serve: could not write \(Approvals.fileName): \(error)")
+            return text(500, "could not write \(Approvals.fileName): \(error)\n")
+        }
+        return HTTPResponse(status: 204, headers: [("cache-control", "no-store")])
     }
 
     func text(_ status: Int, _ message: String, _ extra: [String: String] = [:]) -> HTTPResponse {
