@@ -123,8 +123,8 @@ def gallery():
     project = examples(drawn)
     out = args.keep or os.path.join(work, "Output")
     started = time.time()
-    run = subprocess.run([binary, "gallery", project, "--out", out, "--device", "iphone-15", "--appearance", "light,dark", "--locale", "en"],
-                         capture_output=True, text=True)
+    # The project's own devices and locales, as `pushpreview gallery` draws it by default.
+    run = subprocess.run([binary, "gallery", project, "--out", out], capture_output=True, text=True)
     if run.returncode not in (0, 3): sys.exit("measure-live: gallery failed: " + run.stderr[-2000:])
     print(f"gallery: {len(drawn)} payloads drawn in {time.time() - started:.1f} s")
     report = json.load(open(os.path.join(out, "report.json")))
@@ -140,7 +140,8 @@ def gallery():
     run = subprocess.run([binary, "gallery", "--merge", out, "--out", out], capture_output=True, text=True)
     if run.returncode != 0: sys.exit("measure-live: merge failed: " + run.stderr[-2000:])
     page = os.path.join(out, "index.html")
-    print(f"gallery: {args.payloads} payloads, index.html {os.path.getsize(page) / 1e6:.1f} MB")
+    cards = len({(m["payload"], m["device"], m["appearance"], m.get("locale"), m.get("textSize")) for i in inputs for m in i["mockups"]})
+    print(f"gallery: {args.payloads} payloads, {cards} cards, index.html {os.path.getsize(page) / 1e6:.1f} MB")
 
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
