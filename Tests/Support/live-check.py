@@ -71,12 +71,13 @@ try:
             if (!s) return null;
             s.value = arguments[1]; s.dispatchEvent(new Event('change'));
             const over = i.parentNode.querySelector('img.before');
-            return over && {before: over.getAttribute('src'), hidden: over.hidden, blend: over.style.mixBlendMode, opacity: over.style.opacity}""", stem, mode)
+            return over && {before: over.getAttribute('src'), hidden: getComputedStyle(over).display === 'none', blend: over.style.mixBlendMode, opacity: over.style.opacity}""", stem, mode)
     if wait(lambda: compare("difference") is not None, 20) is None: problems.append("the changed card offers no before/after")
     else:
         seen["difference"] = compare("difference")
         if not seen["difference"]["before"].startswith("previous/") or seen["difference"]["blend"] != "difference": problems.append(f"difference: {seen['difference']}")
         if compare("after")["hidden"] is not True: problems.append("'now' still shows the picture before")
+        if compare("before")["hidden"] is not False: problems.append("'before' does not show the picture before")
     # A click shows the picture at 1:1 device pixels.
     seen["oneToOne"] = driver.execute_script("""const i = [...document.querySelectorAll('img')].find(i => i.getAttribute('src').startsWith(arguments[0] + '/') && i.getAttribute('src').includes('-expanded.png'));
         i.click(); return [i.classList.contains('actual'), i.getBoundingClientRect().width * devicePixelRatio, i.naturalWidth]""", stem)

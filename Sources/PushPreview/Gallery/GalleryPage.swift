@@ -73,6 +73,8 @@ enum GalleryPage {
       if (!img) return;
       const actual = img.classList.toggle('actual');
       img.style.width = actual ? (img.naturalWidth / devicePixelRatio) + 'px' : '';
+      const before = img.parentNode.querySelector('img.before');
+      if (before) before.style.width = img.style.width || '100%';
     });
     collect();
     apply();
@@ -144,6 +146,7 @@ enum GalleryPage {
         let over = img.parentNode.querySelector('img.before');
         if (!over) { over = document.createElement('img'); over.className = 'before'; over.alt = 'before'; img.after(over); }
         over.src = img.dataset.before;
+        over.style.width = img.style.width || '100%';
         over.hidden = mode === 'after';
         over.style.opacity = mode === 'onion' ? '0.5' : '1';
         over.style.mixBlendMode = mode === 'difference' ? 'difference' : 'normal';
@@ -233,6 +236,7 @@ enum GalleryPage {
     .anchor { color: var(--muted); text-decoration: none; font-weight: 400; }
     figure { overflow-x: auto; position: relative; }
     figure img.before { position: absolute; left: 0; top: 0; width: 100%; height: auto; pointer-events: none; }
+    figure img.before[hidden] { display: none; }
     select.compare { margin: 0 0 4px; }
     .approval { margin: 6px 0 0; font-size: 12px; }
     figure img { cursor: zoom-in; }
