@@ -71,11 +71,17 @@ try:
             if (!s) return null;
             s.value = arguments[1]; s.dispatchEvent(new Event('change'));
             const over = i.parentNode.querySelector('img.before');
-            return over && {before: over.getAttribute('src'), hidden: getComputedStyle(over).display === 'none', blend: over.style.mixBlendMode, opacity: over.style.opacity}""", stem, mode)
+            return over && {before: over.getAttribute('src'), hidden: getComputedStyle(over).display === 'none', opacity: over.style.opacity}""", stem, mode)
     if wait(lambda: compare("difference") is not None, 20) is None: problems.append("the changed card offers no before/after")
     else:
         seen["difference"] = compare("difference")
-        if not seen["difference"]["before"].startswith("previous/") or seen["difference"]["blend"] != "difference": problems.append(f"difference: {seen['difference']}")
+        if not seen["difference"]["before"].startswith("difference/"): problems.append(f"difference: {seen['difference']}")
+        if not compare("before")["before"].startswith("previous/"): problems.append("'before' does not show previous/")
+        # Drawn as diff draws it, red where the pictures differ.
+        drawn = driver.execute_async_script("""const [url, done] = arguments;
+            fetch(url).then(r => done([r.status, r.headers.get('content-type'), +r.headers.get('x-differing-share')])).catch(e => done([0, String(e), 0]))""", seen["difference"]["before"])
+        seen["differencePicture"] = drawn
+        if drawn[0] != 200 or drawn[1] != "image/png" or not drawn[2] > 0: problems.append(f"the difference picture: {drawn}")
         if compare("after")["hidden"] is not True: problems.append("'now' still shows the picture before")
         if compare("before")["hidden"] is not False: problems.append("'before' does not show the picture before")
     # A click shows the picture at 1:1 device pixels.

@@ -19,7 +19,8 @@ enum GalleryPage {
     static let script = """
     const selects = [...document.querySelectorAll('select[data-filter]')];
     const step = 60;
-    let groups = [], all = [], wanted = step, onApply = () => {};
+    // pinned: the card a link names, shown whatever the screenful until a filter changes.
+    let groups = [], all = [], wanted = step, pinned = null, onApply = () => {};
     function collect() {
       groups = [...document.querySelectorAll('section.category, #received')].map(section => {
         const grid = section.querySelector('.grid'), waiting = grid.querySelector('template.cards');
@@ -38,9 +39,9 @@ enum GalleryPage {
       let shown = 0;
       const seen = new Set();
       for (const entry of all) {
-        const show = matches(entry.card);
-        if (show && shown < wanted) { place(entry); seen.add(entry.group); }
-        if (entry.card.isConnected) entry.card.hidden = !show || shown >= wanted;
+        const show = matches(entry.card), visible = show && (shown < wanted || entry.card === pinned);
+        if (visible) { place(entry); seen.add(entry.group); }
+        if (entry.card.isConnected) entry.card.hidden = !visible;
         if (show) shown++;
       }
       for (const g of groups) if (g.section.classList.contains('category')) g.section.hidden = !seen.has(g);
@@ -59,13 +60,18 @@ enum GalleryPage {
     more.textContent = 'More below…';
     document.querySelector('main').after(more);
     new IntersectionObserver(entries => {
-      if (entries.some(e => e.isIntersecting)) { wanted += step; apply(); }
+      if (!entries.some(e => e.isIntersecting)) return;
+      // Cards placed above a linked card would push it away: it stays where it is on screen.
+      const anchor = pinned && pinned.isConnected ? pinned : null, top = anchor && anchor.getBoundingClientRect().top;
+      wanted += step;
+      apply();
+      if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - top);
     }, { rootMargin: '800px' }).observe(more);
     const query = new URLSearchParams(location.search);
     for (const s of selects) {
       const value = query.get(s.dataset.filter);
       if (value !== null && [...s.options].some(o => o.value === value)) s.value = value;
-      s.addEventListener('change', () => { wanted = step; apply(); remember(); });
+      s.addEventListener('change', () => { wanted = step; pinned = null; apply(); remember(); });
     }
     // A click shows a picture at 1:1 device pixels (one image pixel to one screen pixel); again, fitted.
     document.addEventListener('click', e => {
@@ -80,7 +86,7 @@ enum GalleryPage {
     apply();
     // A link to a card: placed (whatever the filters), then shown.
     const named = location.hash && all.find(e => e.card.id === decodeURIComponent(location.hash.slice(1)));
-    if (named) { place(named); named.card.hidden = false; named.card.scrollIntoView(); }
+    if (named) { pinned = named.card; place(named); apply(); named.card.scrollIntoView(); }
     """
 
     /// `serve`'s page: the same gallery, kept current. On each `changed` event it fetches the page
@@ -145,11 +151,11 @@ enum GalleryPage {
       for (const img of card.querySelectorAll('img[data-before]')) {
         let over = img.parentNode.querySelector('img.before');
         if (!over) { over = document.createElement('img'); over.className = 'before'; over.alt = 'before'; img.after(over); }
-        over.src = img.dataset.before;
+        // The difference as diff draws it: the picture faded to grey, what changed red.
+        over.src = mode === 'difference' ? img.dataset.difference : img.dataset.before;
         over.style.width = img.style.width || '100%';
         over.hidden = mode === 'after';
         over.style.opacity = mode === 'onion' ? '0.5' : '1';
-        over.style.mixBlendMode = mode === 'difference' ? 'difference' : 'normal';
       }
     }
     // Approve a card as it looks now (kept in the project's pushpreview-approved.json).
@@ -348,7 +354,10 @@ enum GalleryPage {
                 let size = live?.sizes[png] ?? (try? ConfinedFolder(trusted: output, links: .refused).head(png, count: 24)).flatMap(PNGCodec.size(ofHeader:)) ?? (width: 0, height: 0)
                 let page = r.outputs.first { $0.hasSuffix(".html") }
                 let src = live?.versions[png].map { "\(png)?v=\($0)" } ?? png
-                let before = live?.previous[png].map { " data-before=\"\(escapeHTML("previous/\(png)?v=\($0)"))\"" } ?? ""
+                let before = live.flatMap { live in live.previous[png].map { was in
+                    let now = live.versions[png] ?? ""
+                    return " data-before=\"\(escapeHTML("previous/\(png)?v=\(was)"))\" data-difference=\"\(escapeHTML("difference/\(png)?v=\(was)-\(now)"))\""
+                } } ?? ""
                 out += "<figure><img loading=\"lazy\" decoding=\"async\" src=\"\(escapeHTML(src))\"\(before) width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(escapeHTML(r.view))\">"
                 out += "<figcaption>\(escapeHTML(r.view))\(page.map { " · <a href=\"\(escapeHTML($0))\">HTML</a>" } ?? "")</figcaption></figure>"
             }

@@ -222,10 +222,12 @@ public final class LiveGallery: @unchecked Sendable {
     /// Draws the cards a page shows among those `plan` touches, one per lane, and tells the
     /// pages at once; the whole plan is drawn after.
     private func drawFirst(_ plan: EditPlan) {
-        let (cards, shown) = shared.withLock { ($0.state.first(among: plan.payloads, limit: slots.count), $0.reportShown) }
+        let (told, shown) = shared.withLock { ($0.state.first(among: plan.payloads, limit: LiveState.maxViewing), $0.reportShown) }
+        // Only cards the page has: an id that names none draws nothing first.
+        let pictures = Dictionary(grouping: (shown?.inputs ?? []).flatMap(\.mockups), by: LiveState.CardKey.init).mapValues { $0.flatMap(\.outputs) }
+        let cards = Array(told.filter { pictures[$0] != nil }.prefix(slots.count))
         guard !cards.isEmpty else { return }
-        let wanted = Set(cards)
-        let kept = keepBefore(Set((shown?.inputs ?? []).flatMap(\.mockups).filter { wanted.contains(LiveState.CardKey($0)) }.flatMap(\.outputs)))
+        let kept = keepBefore(Set(cards.flatMap { pictures[$0] ?? [] }))
         let project = self.project, options = self.options, out = output.path
         let drawn = ResultsByIndex(cards.count)
         DispatchQueue.concurrentPerform(iterations: cards.count) { i in
@@ -238,9 +240,9 @@ public final class LiveGallery: @unchecked Sendable {
             let results = slots[i].render(project.folder.appendingPathComponent(card.payload), project: project, options: one, name: card.payload)
             drawn.set(i, results.filter { $0.errors.isEmpty })
         }
-        let pictures = drawn.items.compactMap { $0 }.flatMap { $0.flatMap(\.outputs) }
+        let written = drawn.items.compactMap { $0 }.flatMap { $0.flatMap(\.outputs) }
             .filter { $0.hasSuffix(".png") && $0.hasPrefix(out + "/") }.map { String($0.dropFirst(out.count + 1)) }
-        publish(drawn: Set(pictures), kept: kept)
+        publish(drawn: Set(written), kept: kept)
     }
 
     /// Keeps the pictures about to be drawn again as they are now, each a second name of its file

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import HTTP
+import Imaging
 
 /// Every request `serve` answers, whatever protocol brought it: the live page, its event stream,
 /// the output folder's files (confined to it, as every path an input names is), and the APNs
@@ -74,6 +75,8 @@ public struct ServeSite: Sendable {
                 return text(503, "\(Self.maxOpenPages) pages are already open on this server; close some and reload\n", ["retry-after": "5"])
             }
             return HTTPResponse(events: gallery.hub.subscribe())
+        case _ where path.hasPrefix("/difference/"):
+            response = difference(String(path.dropFirst("/difference/".count)))
         default:
             response = file(path)
         }
@@ -102,6 +105,25 @@ public struct ServeSite: Sendable {
             return text(404, "not found\n")
         }
         return HTTPResponse(status: 200, headers: [("content-type", type), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache")], body: data)
+    }
+
+    /// GET /difference/PATH: a picture against the one before it (`previous/PATH`), drawn as
+    /// `diff` draws it — the picture now faded to grey, the pixels that differ red — when asked.
+    func difference(_ path: String) -> HTTPResponse {
+        guard let relative = Confinement.relativeURLPath(path), relative.hasSuffix(".png"),
+              !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return text(404, "not found\n") }
+        do {
+            let before = try PNGCodec.decode(try gallery.out.read("previous/" + relative, limit: Self.largestFile))
+            let now = try PNGCodec.decode(try gallery.out.read(relative, limit: Self.largestFile))
+            let drawn = PixelDifference.compare(before, now, threshold: OutputDiff.defaultThreshold)
+            let bytes = try drawn.highlight.map { h in
+                try h.bgra.withUnsafeBufferPointer { try PNGCodec.encodeOpaqueBGRA($0.baseAddress!, width: h.width, height: h.height, stride: h.width * 4) }
+            } ?? (try gallery.out.read(relative, limit: Self.largestFile))
+            return HTTPResponse(status: 200, headers: [("content-type", "image/png"), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache"),
+                                                       ("x-differing-share", String(format: "%.6f", drawn.share))], body: bytes)
+        } catch {
+            return text(404, "no picture before \(relative) to compare with\n")
+        }
     }
 
     /// POST /viewing `{"cards": [ID…]}`: the cards the page shows, to draw first. JSON only, so
