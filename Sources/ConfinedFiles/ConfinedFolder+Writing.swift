@@ -84,6 +84,22 @@ extension ConfinedFolder {
         guard renameat(a.fd, fromName, b.fd, toName) == 0 else { throw refusal(from, .system(errno)) }
     }
 
+    /// Makes `to` a second name of the file `from` (a hard link, both beneath this folder; no byte
+    /// is read or copied), replacing what `to` held. A file written over `from` later (written
+    /// files are renamed into place) leaves `to` as `from` was.
+    public func link(_ from: String, to: String) throws(FileRefusal) {
+        let (fromParent, fromName) = Self.split(from), (toParent, toName) = Self.split(to)
+        guard !fromName.isEmpty, !toName.isEmpty, ![".", ".."].contains(fromName), ![".", ".."].contains(toName) else { throw refusal(to, .badName) }
+        if !toParent.isEmpty { try makeFolders(toParent) }
+        let a = try resolve(fromParent, oPath | O_DIRECTORY)
+        defer { close(a.fd) }
+        let b = try resolve(toParent, oPath | O_DIRECTORY)
+        defer { close(b.fd) }
+        let temp = ".\(toName.prefix(200)).\(getpid())-\(Self.serial.add(1, ordering: .relaxed).newValue).tmp"
+        guard linkat(a.fd, fromName, b.fd, temp, 0) == 0 else { throw refusal(from, .system(errno)) }
+        guard renameat(b.fd, temp, b.fd, toName) == 0 else { let code = errno; unlinkat(b.fd, temp, 0); throw refusal(to, .system(code)) }
+    }
+
     /// Removes temp files a killed run left behind (`.NAME.PID-N.tmp`), anywhere beneath `path`.
     public func removeLeftovers(under path: String = "") {
         for file in files(under: path, hidden: true).files {

@@ -32,6 +32,17 @@ public struct Variant: Sendable, Hashable {
         [payload, device, appearance.rawValue, locale ?? "", textSize.rawValue, ios.rawValue, glass.rawValue].joined(separator: "|")
     }
 
+    /// The payload and variant a card id names (the payload may hold `|`: the variant's six
+    /// parts are the last), or nil.
+    public static func parse(cardID id: String) -> (payload: String, variant: Variant)? {
+        let parts = id.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 7, id.utf8.count <= 1024 else { return nil }
+        let v = parts.suffix(6).map { $0 }, payload = parts.dropLast(6).joined(separator: "|")
+        guard !payload.isEmpty, !v[0].isEmpty, let appearance = Appearance(rawValue: v[1]), let textSize = TextSize(rawValue: v[3]),
+              let ios = IOSVersion(rawValue: v[4]), let glass = IOSChrome.Glass(rawValue: v[5]) else { return nil }
+        return (payload, Variant(device: v[0], appearance: appearance, locale: v[2].isEmpty ? nil : v[2], textSize: textSize, ios: ios, glass: glass))
+    }
+
     /// What a card says about its variant: "iPhone 15 · dark · nl · text size xLarge · iOS 18".
     public func caption(deviceName: String?, iosNamed: Bool) -> [String] {
         [deviceName ?? device, appearance.rawValue, locale, textSize == .standard ? nil : "text size " + textSize.rawValue, iosNamed ? "iOS " + ios.rawValue : nil,
@@ -101,9 +112,15 @@ public struct VariantAxes: Sendable, Codable, Equatable {
 
     /// A variant's place in the order asked for (unknown values last).
     public func rank(_ v: Variant) -> [Int] {
-        [devices.firstIndex(of: v.device) ?? devices.count, appearances.firstIndex(of: v.appearance) ?? appearances.count,
-         v.locale.flatMap { locales.firstIndex(of: $0) } ?? -1, TextSize.allCases.firstIndex(of: v.textSize)!,
-         iosVersions.firstIndex(of: v.ios) ?? iosVersions.count, glassStyles.firstIndex(of: v.glass) ?? glassStyles.count]
+        [devices.firstIndex(of: v.device) ?? devices.count, v.locale.flatMap { locales.firstIndex(of: $0) } ?? -1,
+         TextSize.allCases.firstIndex(of: v.textSize)!, iosVersions.firstIndex(of: v.ios) ?? iosVersions.count,
+         glassStyles.firstIndex(of: v.glass) ?? glassStyles.count, appearances.firstIndex(of: v.appearance) ?? appearances.count]
+    }
+
+    /// The one variant `v`, as axes (a card drawn alone).
+    public init(only v: Variant, locales all: [String]) {
+        devices = [v.device]; appearances = [v.appearance]; locales = v.locale.map { [$0] } ?? all
+        textSizes = [v.textSize]; iosVersions = [v.ios]; glassStyles = [v.glass]
     }
 
     /// Why shards drawn with these axes and `other`'s cannot be one gallery, or nil when they can.

@@ -210,6 +210,12 @@ import Testing
         }
         let served = try Served()
         defer { _ = served.stop() }
+        // The page tells which cards it shows (JSON only: a form elsewhere cannot send it).
+        let card = #"{"cards": ["payloads/localized-boarding.apns|iphone-15|light|en|"]}"#
+        #expect(try served.curl(["-X", "POST", "-H", "content-type: application/json", "--data-binary", card, "\(served.base)/viewing"]).status == 204)
+        #expect(try served.curl(["-X", "POST", "-H", "content-type: text/plain", "--data-binary", card, "\(served.base)/viewing"]).status == 415)
+        #expect(try served.curl(["-X", "POST", "-H", "content-type: application/json", "--data-binary", "[1]", "\(served.base)/viewing"]).status == 400)
+        #expect(try served.curl(["\(served.base)/viewing"]).status == 405)
         let check = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("Tests/Support/live-check.py").path, served.base + "/",
                                                                         served.project.appendingPathComponent("Templates/boarding-pass.html").path, "localized-boarding", "#1fb5a8", "#d4145a"])
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Opens `pushpreview serve`'s page in headless Chromium and edits a template on disk while it
 is open: the card's picture must change without a reload, keeping the scroll position, the
-filter and the open details; a template that no longer parses must keep the last good picture
+filter and the open details; the card then offers the picture before (before/after, onion
+skin, difference) and a click shows a picture at 1:1 device pixels; a template that no longer parses must keep the last good picture
 and show the finding (file and line) on the card; fixed, the picture follows again.
 Prints JSON with what it saw (latencies in ms); exit status 1 on any failure.
 Usage: live-check.py URL TEMPLATE PAYLOAD_STEM OLD NEW"""
@@ -63,6 +64,31 @@ try:
     if not state["open"]: problems.append("the open details closed")
     if state["filter"] != "iphone-15": problems.append("the filter was reset")
     if abs(state["scroll"] - scroll) > 1: problems.append(f"scrolled from {scroll} to {state['scroll']}")
+    # The picture before the edit is kept: the card offers it, alone, as an onion skin or as the difference.
+    def compare(mode):
+        return driver.execute_script("""const i = [...document.querySelectorAll('img')].find(i => i.getAttribute('src').startsWith(arguments[0] + '/') && i.dataset.before);
+            const s = i && i.closest('article').querySelector('select.compare');
+            if (!s) return null;
+            s.value = arguments[1]; s.dispatchEvent(new Event('change'));
+            const over = i.parentNode.querySelector('img.before');
+            return over && {before: over.getAttribute('src'), hidden: getComputedStyle(over).display === 'none', opacity: over.style.opacity}""", stem, mode)
+    if wait(lambda: compare("difference") is not None, 20) is None: problems.append("the changed card offers no before/after")
+    else:
+        seen["difference"] = compare("difference")
+        if not seen["difference"]["before"].startswith("difference/"): problems.append(f"difference: {seen['difference']}")
+        if not compare("before")["before"].startswith("previous/"): problems.append("'before' does not show previous/")
+        # Drawn as diff draws it, red where the pictures differ.
+        drawn = driver.execute_async_script("""const [url, done] = arguments;
+            fetch(url).then(r => done([r.status, r.headers.get('content-type'), +r.headers.get('x-differing-share')])).catch(e => done([0, String(e), 0]))""", seen["difference"]["before"])
+        seen["differencePicture"] = drawn
+        if drawn[0] != 200 or drawn[1] != "image/png" or not drawn[2] > 0: problems.append(f"the difference picture: {drawn}")
+        if compare("after")["hidden"] is not True: problems.append("'now' still shows the picture before")
+        if compare("before")["hidden"] is not False: problems.append("'before' does not show the picture before")
+    # A click shows the picture at 1:1 device pixels.
+    seen["oneToOne"] = driver.execute_script("""const i = [...document.querySelectorAll('img')].find(i => i.getAttribute('src').startsWith(arguments[0] + '/') && i.getAttribute('src').includes('-expanded.png'));
+        i.click(); return [i.classList.contains('actual'), i.getBoundingClientRect().width * devicePixelRatio, i.naturalWidth]""", stem)
+    if not seen["oneToOne"][0] or abs(seen["oneToOne"][1] - seen["oneToOne"][2]) > 1: problems.append(f"a click does not show 1:1: {seen['oneToOne']}")
+    driver.execute_script("document.querySelector('img.actual')?.click()")
     # Broken: the last good picture stays, with the finding.
     write(source.replace(old, new) + "\n{{#unclosed}}\n")
     name = template.rsplit("/", 1)[-1]

@@ -32,7 +32,9 @@ public struct OutputDiff: Sendable {
     public var base: URL
     public var new: URL
     /// 0...1: how far apart two colours must be to count (0.1 by default, as pixelmatch).
-    public var threshold = 0.1
+    public var threshold = OutputDiff.defaultThreshold
+    /// pixelmatch's default, `diff`'s and `serve`'s difference pictures'.
+    public static let defaultThreshold = 0.1
     /// What the page calls the two sides ("main (3f2a…)", "working tree"); their folders if nil.
     public var labels: (base: String, new: String)?
 

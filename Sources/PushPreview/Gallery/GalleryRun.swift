@@ -234,7 +234,8 @@ enum InputKey {
     /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)
     /// its whole path — with its path and the hash of its bytes.
     static func fingerprint(project: Project, templates: URL) -> [String: (path: String, hash: String)] {
-        let skipped = ["payloads/", project.service.appGroup + "/cache/", "received/"]
+        // What serve writes into the project (pushes taken, cards approved) draws nothing.
+        let skipped = ["payloads/", project.service.appGroup + "/cache/", "received/", Approvals.fileName]
         var named: [String: (path: String, hash: String)] = [:]
         for file in project.files.files().files where !skipped.contains(where: file.hasPrefix) {
             named["project/" + file] = (project.folder.path + "/" + file, hash { try project.files.read(file) })

@@ -46,6 +46,17 @@ struct ReceivedPushes {
         entries[i].drawnAt = Date()
     }
 
+    /// What a push's card is titled by: its alert's title, else its body (the alert as a string is
+    /// its body), as the person sending it wrote it; nil when it has no alert.
+    static func alertTitle(_ payload: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+              let aps = object["aps"] as? [String: Any] else { return nil }
+        if let text = aps["alert"] as? String { return text.isEmpty ? nil : text }
+        guard let alert = aps["alert"] as? [String: Any] else { return nil }
+        for key in ["title", "subtitle", "body"] { if let text = alert[key] as? String, !text.isEmpty { return text } }
+        return nil
+    }
+
     /// `TIME-ID`: sortable by arrival, unique by the apns-id.
     static func fileName(_ push: APNsEndpoint.Push, at date: Date) -> String {
         let f = DateFormatter()

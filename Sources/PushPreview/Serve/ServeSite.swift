@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import HTTP
+import Imaging
 
 /// Every request `serve` answers, whatever protocol brought it: the live page, its event stream,
 /// the output folder's files (confined to it, as every path an input names is), and the APNs
@@ -60,6 +61,8 @@ public struct ServeSite: Sendable {
             }
             return APNsEndpoint.response(outcome)
         }
+        if path == "/viewing" { return viewing(request) }
+        if path == "/approve" { return approve(request) }
         guard request.method == "GET" || request.method == "HEAD" else { return text(405, "\(request.method) is not served here\n", ["allow": "GET, HEAD"]) }
         var response: HTTPResponse
         switch path {
@@ -72,6 +75,8 @@ public struct ServeSite: Sendable {
                 return text(503, "\(Self.maxOpenPages) pages are already open on this server; close some and reload\n", ["retry-after": "5"])
             }
             return HTTPResponse(events: gallery.hub.subscribe())
+        case _ where path.hasPrefix("/difference/"):
+            response = difference(String(path.dropFirst("/difference/".count)))
         default:
             response = file(path)
         }
@@ -100,6 +105,63 @@ public struct ServeSite: Sendable {
             return text(404, "not found\n")
         }
         return HTTPResponse(status: 200, headers: [("content-type", type), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache")], body: data)
+    }
+
+    /// GET /difference/PATH: a picture against the one before it (`previous/PATH`), drawn as
+    /// `diff` draws it — the picture now faded to grey, the pixels that differ red — when asked.
+    func difference(_ path: String) -> HTTPResponse {
+        guard let relative = Confinement.relativeURLPath(path), relative.hasSuffix(".png"),
+              !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return text(404, "not found\n") }
+        do {
+            let before = try PNGCodec.decode(try gallery.out.read("previous/" + relative, limit: Self.largestFile))
+            let now = try PNGCodec.decode(try gallery.out.read(relative, limit: Self.largestFile))
+            let drawn = PixelDifference.compare(before, now, threshold: OutputDiff.defaultThreshold)
+            let bytes = try drawn.highlight.map { h in
+                try h.bgra.withUnsafeBufferPointer { try PNGCodec.encodeOpaqueBGRA($0.baseAddress!, width: h.width, height: h.height, stride: h.width * 4) }
+            } ?? (try gallery.out.read(relative, limit: Self.largestFile))
+            return HTTPResponse(status: 200, headers: [("content-type", "image/png"), ("content-security-policy", Self.filePolicy), ("cache-control", "no-cache"),
+                                                       ("x-differing-share", String(format: "%.6f", drawn.share))], body: bytes)
+        } catch {
+            return text(404, "no picture before \(relative) to compare with\n")
+        }
+    }
+
+    /// POST /viewing `{"cards": [ID…]}`: the cards the page shows, to draw first. JSON only, so
+    /// a page elsewhere cannot send it without a preflight this server never answers.
+    func viewing(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return text(405, "\(request.method) is not served here\n", ["allow": "POST"]) }
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            return text(415, "send the cards in view as application/json: {\"cards\": [ID…]}\n")
+        }
+        guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
+              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let cards = object["cards"] as? [String] else {
+            return text(400, "expected {\"cards\": [ID…]} of at most \(Self.largestViewing >> 10) kB\n")
+        }
+        gallery.viewing(cards)
+        return HTTPResponse(status: 204, headers: [("cache-control", "no-store")])
+    }
+    static let largestViewing = 32 << 10
+
+    /// POST /approve `{"card": ID, "approved": true|false}`: approves the card as its pictures are
+    /// now, or takes that back, in the project's `pushpreview-approved.json`.
+    func approve(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return text(405, "\(request.method) is not served here\n", ["allow": "POST"]) }
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            return text(415, "send {\"card\": ID, \"approved\": true} as application/json\n")
+        }
+        guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
+              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let card = object["card"] as? String, let approved = object["approved"] as? Bool else {
+            return text(400, "expected {\"card\": ID, \"approved\": true|false}\n")
+        }
+        do {
+            guard try gallery.approve(card, approved) else { return text(404, "no card \(card.prefix(200))\n") }
+        } catch {
+            log("serve: could not write \(Approvals.fileName): \(error)")
+            return text(500, "could not write \(Approvals.fileName): \(error)\n")
+        }
+        return HTTPResponse(status: 204, headers: [("cache-control", "no-store")])
     }
 
     func text(_ status: Int, _ message: String, _ extra: [String: String] = [:]) -> HTTPResponse {
