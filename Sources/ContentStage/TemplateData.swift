@@ -14,6 +14,8 @@ public struct TemplateContext: Sendable {
     /// `src` of the app icon, or nil for the lettered placeholder.
     public var appIconSource: String?
     public var device: DeviceProfile
+    /// The chrome's numbers for the iOS version drawn (`Templates/system/iosNN/metrics.json`).
+    public var chrome: ChromeMetrics
     public var appearance: Appearance
     public var locale: String
     public var timeLabel = "now"
@@ -132,9 +134,9 @@ public struct TemplateContext: Sendable {
         public init() {}
     }
 
-    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile,
+    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile, chrome: ChromeMetrics,
                 appearance: Appearance, locale: String, attachmentSources: [AttachmentSource]) {
-        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
+        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device; self.chrome = chrome
         self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
         timeLabel = RelativeTime.now(locale: locale)
         customView = CustomViewMetrics(limit: device.customViewHeightLimit)
@@ -147,6 +149,16 @@ public struct TemplateContext: Sendable {
             banner.title = c.senderName
             if let group = c.groupName { banner.subtitle = group }
         }
+    }
+
+    /// The platters' widths. On an iPhone the profile's `notificationWidth` is the banner's (inset
+    /// `banner.inset`); a list cell and the long look are inset by their own metrics. No capture
+    /// shows an iPad's, so there every platter is the profile's width.
+    public var platterWidths: (banner: Double, list: Double, longLook: Double) {
+        let w = device.notificationWidth
+        if device.isPad { return (w, w, w) }
+        let banner = chrome["banner.inset"]
+        return (w, w - 2 * (chrome["list.inset"] - banner), w - 2 * (chrome["longLook.inset"] - banner))
     }
 
     /// The sender's initials, as iOS draws a contact with no image: the first letters of the
@@ -197,6 +209,8 @@ public struct TemplateContext: Sendable {
                        "scale": .number(Double(device.scale)), "isPad": .bool(device.isPad),
                        "notificationWidth": .number(device.notificationWidth), "hairline": .number(1 / Double(device.scale)),
                        "customViewHeightLimit": .number(device.customViewHeightLimit)],
+            "chrome": chrome.templateValue,
+            "widths": ["banner": .number(platterWidths.banner), "list": .number(platterWidths.list), "longLook": .number(platterWidths.longLook)],
             "appearance": .string(appearance.rawValue),
             "dark": .bool(appearance == .dark),
             "locale": .string(locale),

@@ -29,7 +29,7 @@ struct ViewData {
         let icon = media.appIcon(job, result: &result)
         // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
         let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
-        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device,
+        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device, chrome: job.chrome,
                                       appearance: job.appearance, locale: job.language, attachmentSources: sources)
         context.textSize = job.textSize
         context.avatarSource = media.avatar(job, result: &result)
