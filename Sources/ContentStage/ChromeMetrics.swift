@@ -32,7 +32,8 @@ public struct ChromeMetrics: Sendable {
     public static let required = [
         "banner.inset", "list.inset", "longLook.inset", "platter.cornerRadius", "longLook.cornerRadius",
         "row.paddingTop", "row.paddingBottom", "row.paddingLeading", "row.paddingTrailing", "row.minHeight",
-        "icon.size", "icon.cornerRadius", "badge.size", "badge.offset", "badge.cornerRadius",
+        "icon.size", "icon.cornerRadius", "badge.size", "badge.offsetTrailing", "badge.offsetBottom", "badge.cornerRadius",
+        "label.symbolSize", "label.symbolGap", "label.symbolDrop",
         "text.gap", "text.leadingAdjust", "time.gap", "thumbnail.size", "thumbnail.gap", "thumbnail.cornerRadius", "summary.gap",
         "menu.width", "menu.gap", "menu.cornerRadius", "menu.rowHeight", "menu.labelInset", "menu.iconSize", "menu.iconGap",
         "reply.fieldInset", "reply.fieldHeight", "reply.fieldCornerRadius", "reply.keyboardHeight", "reply.barPadding",

@@ -210,6 +210,8 @@ public struct TemplateContext: Sendable {
                        "notificationWidth": .number(device.notificationWidth), "hairline": .number(1 / Double(device.scale)),
                        "customViewHeightLimit": .number(device.customViewHeightLimit)],
             "chrome": chrome.templateValue,
+            // The row's text lines are closer than Subheadline's leading (18 pt at Large on iOS 18).
+            "rowTextLeading": .number(TextStyle.all.first { $0.name == "subheadline" }!.leading(textSize) + chrome["text.leadingAdjust"]),
             "widths": ["banner": .number(platterWidths.banner), "list": .number(platterWidths.list), "longLook": .number(platterWidths.longLook)],
             "appearance": .string(appearance.rawValue),
             "dark": .bool(appearance == .dark),

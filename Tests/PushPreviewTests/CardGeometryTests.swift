@@ -27,20 +27,35 @@ struct CardGeometryTests {
                 let device = try #require(devices.first { $0.id == r.device })
                 let boxes = try ContentStageTests.boxes(r)
                 let page = try #require(boxes.first { $0.tag == "body" })
+                // Each view's platter has its own inset (ios18/metrics.json): a banner's is the
+                // profile's width, the long look's and a list's narrower on an iPhone.
+                let chrome = try ChromeMetrics.load(templates: ChromeMetricsTests.templates)
+                let inset = r.view.hasPrefix("expanded") || r.view == "reply" ? chrome["longLook.inset"]
+                    : r.view.contains("lockscreen") || r.view.contains("notification-center") || r.view.contains("stack") ? chrome["list.inset"] : chrome["banner.inset"]
+                let width = device.isPad ? device.notificationWidth : device.notificationWidth - 2 * (inset - chrome["banner.inset"])
                 for id in ["notification", "reply"] {
                     guard let card = boxes.first(where: { $0.id == id }) else { continue }
                     let at = "\(r.payload) \(r.device) \(r.appearance) \(r.view) #\(id)"
-                    #expect(abs(card.width - device.notificationWidth) < 0.01, "\(at): \(card.width) pt wide, the profile says \(device.notificationWidth)")
+                    // The reply bar spans the screen, above the keyboard.
+                    let want = id == "reply" ? device.width : width
+                    #expect(abs(card.width - want) < 0.01, "\(at): \(card.width) pt wide, want \(want)")
                     #expect(card.x >= 0 && card.x + card.width <= page.width + 0.01, "\(at): runs off the page")
                     #expect(abs(card.x - (page.width - card.width) / 2) < 0.01, "\(at): not centred (x \(card.x))")
                     checked += 1
                 }
-                // The action menu is the system's (250 pt), at the notification's leading edge.
+                // The action menu is the system's (250 pt), centred on the screen, 20 pt below the platter.
                 if let menu = boxes.first(where: { $0.id == "actions" }), let card = boxes.first(where: { $0.id == "notification" }) {
-                    #expect(menu.width == min(250, device.notificationWidth) && abs(menu.x - card.x) < 0.01, "\(r.payload) \(r.view): menu at \(menu.x), \(menu.width) wide")
+                    #expect(menu.width == min(chrome["menu.width"], device.notificationWidth) && abs(menu.x + menu.width / 2 - page.width / 2) < 0.01,
+                            "\(r.payload) \(r.view): menu at \(menu.x), \(menu.width) wide")
+                    #expect(abs(menu.y - (card.y + card.height) - chrome["menu.gap"]) < 0.01, "\(r.payload) \(r.view): menu \(menu.y - card.y - card.height) pt below")
+                }
+                if r.view == "reply", let bar = boxes.first(where: { $0.id == "reply" }), let keyboard = boxes.first(where: { $0.id == "keyboard" }) {
+                    #expect(abs(keyboard.y - (bar.y + bar.height)) < 0.01 && abs(keyboard.height - chrome["reply.keyboardHeight"]) < 0.01, "\(r.payload): the keyboard is not under the bar")
                 }
                 views.insert(r.view)
-                // The last row of device pixels is wallpaper (the page height is rounded up to a whole pixel).
+                // The last row of device pixels is wallpaper (the page height is rounded up to a whole pixel);
+                // the reply view ends in its keyboard.
+                if r.view == "reply" { continue }
                 let png = try ContentStageTests.png(r)
                 let first = png.pixel(x: 0, y: 0), last = png.pixel(x: png.width / 2, y: png.height - 1)
                 #expect(first.r == last.r && first.g == last.g && first.b == last.b, "\(r.device) \(r.appearance) \(r.view): last row \(last), wallpaper \(first)")

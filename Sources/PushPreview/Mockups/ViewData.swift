@@ -35,7 +35,7 @@ struct ViewData {
         context.avatarSource = media.avatar(job, result: &result)
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
-        case .critical: context.levelLabel = systemString("Critical Alert", job: job, result: &result)
+        case .critical: context.levelLabel = systemString("Critical", job: job, result: &result) // iOS 18: "⚠ CRITICAL"
         case .active, .passive: break
         }
         return context
