@@ -208,7 +208,7 @@ struct CurrentIOSTests {
         // Payloads alone in their thread get no stack.
         #expect(!report.inputs.contains { $0.payload != "payloads/t2.apns" && $0.mockups.contains { $0.view == "stack" } })
         let gallery = try String(contentsOf: options.outputFolder.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(gallery.contains("iphone-15-light-pl-stack.png"))
+        #expect(gallery.contains("iphone-17-light-pl-stack.png"))
     }
 
     /// The system's own summary when the category has none, in a language with its own forms.
@@ -346,8 +346,8 @@ struct CurrentIOSTests {
         var p = Project()
         p.settings = #"{"appName": "Harbor"}"#
         p.payloads["l"] = #"{"aps": {"alert": {"title": "Ferry", "body": "Departs soon"}}}"#
-        let results = try p.render("l") { $0.extraViews = ["lockscreen", "notification-center"]; $0.devices = ["iphone-15", "iphone-se-3"] }
-        for (device, height, scale) in [("iphone-15", 852, 3), ("iphone-se-3", 667, 2)] {
+        let results = try p.render("l") { $0.extraViews = ["lockscreen", "notification-center"]; $0.devices = ["iphone-17", "iphone-se-3"] }
+        for (device, height, scale) in [("iphone-17", 874, 3), ("iphone-se-3", 667, 2)] {
             let r = try #require(results.first { $0.view == "lockscreen" && $0.device == device })
             let png = try ContentStageTests.png(r)
             #expect(png.height == height * scale)
@@ -357,7 +357,7 @@ struct CurrentIOSTests {
             let buttons = (try ContentStageTests.boxes(r)).filter { $0.id == "flashlight" || $0.id == "camera" }
             #expect(buttons.count == (device == "iphone-se-3" ? 0 : 2))
             #expect(clock.y < card.y && card.y + card.height < Double(height) - (buttons.isEmpty ? 30 : 100) && card.y + card.height > Double(height) - 150)
-            #expect(abs(clock.x + clock.width / 2 - Double(height == 852 ? 393 : 375) / 2) < 0.5, "the clock is not centred")
+            #expect(abs(clock.x + clock.width / 2 - Double(height == 874 ? 402 : 375) / 2) < 0.5, "the clock is not centred")
             #expect(try Self.page(r).contains(">9:41</div>") && (try Self.page(r)).contains(">Tuesday, January 9</div>"))
             // Notification Center: the same screen, the list under the clock, below its heading.
             let center = try #require(results.first { $0.view == "notification-center" && $0.device == device })

@@ -39,7 +39,7 @@ struct PullRequestCommentTests {
         #expect(file.groups.count < file.summary.changed / 5, "\(file.groups.count) rows for \(file.summary.changed) mock-ups")
         let boarding = try #require(file.groups.first { $0.payload == "payloads/localized-boarding.apns" && $0.view == "expanded" })
         #expect(boarding.mockups.count == 36 && boarding.locales.count == 6 && boarding.devices.count == 3, "\(boarding)")
-        #expect(comment.contains("| expanded | changed, ") && comment.contains("| 36 of 36: iphone-se-3, iphone-15, ipad-10 × light, dark × 6 locales |"))
+        #expect(comment.contains("| expanded | changed, ") && comment.contains("| 36 of 36: iphone-se-3, iphone-17, ipad-10 × light, dark × 6 locales |"))
 
         // A picture per group, at no less than half the card's device pixels.
         let profiles = try DeviceProfile.read(sha(repositoryRoot.appendingPathComponent("Templates/system/devices.json")), file: "devices.json")
