@@ -31,9 +31,10 @@ public struct ChromeMetrics: Sendable {
     /// Every name the chrome reads; a metrics file must give each of them.
     public static let required = [
         "banner.inset", "list.inset", "longLook.inset", "platter.cornerRadius", "longLook.cornerRadius",
+        "longLook.iconSize", "longLook.rowPaddingLeading", "longLook.rowPaddingTrailing", "longLook.textGap", "longLook.rowPaddingTop", "longLook.rowPaddingBottom",
         "row.paddingTop", "row.paddingBottom", "row.paddingLeading", "row.paddingTrailing", "row.minHeight",
         "icon.size", "icon.cornerRadius", "badge.size", "badge.offsetTrailing", "badge.offsetBottom", "badge.cornerRadius",
-        "label.symbolSize", "label.symbolGap", "label.symbolDrop",
+        "label.symbolSize", "label.symbolGap", "label.symbolDrop", "label.lineAdjust",
         "text.gap", "text.leadingAdjust", "time.gap", "thumbnail.size", "thumbnail.gap", "thumbnail.cornerRadius", "summary.gap",
         "menu.width", "menu.gap", "menu.cornerRadius", "menu.rowHeight", "menu.labelInset", "menu.iconSize", "menu.iconGap",
         "reply.fieldInset", "reply.fieldHeight", "reply.fieldCornerRadius", "reply.keyboardHeight", "reply.barPadding",
