@@ -75,3 +75,32 @@ struct CardGeometryTests {
         #expect(field.height >= 36, "the field collapsed to \(field.height) pt")
     }
 }
+
+/// The row's measured insets (ios18/metrics.json) in both directions, on every device profile:
+/// the icon 14 pt from the leading edge, the time 17 from the trailing edge, the text 12 after the
+/// icon, at least 66 pt tall; a right-to-left locale swaps the sides.
+struct RowInsetTests {
+    @Test func insetsHoldBothWaysOnEveryDevice() throws {
+        let chrome = try ChromeMetrics.load(templates: ChromeMetricsTests.templates)
+        var p = CurrentIOSTests.Project()
+        p.settings = #"{"appName": "Harbor", "appIcon": "media/icon.png", "locales": ["en", "ar"]}"#
+        p.payloads["a"] = #"{"aps": {"alert": {"title": "Gale", "body": "Double your lines"}}}"#
+        let devices = try DeviceProfile.catalog(templates: ChromeMetricsTests.templates).map(\.id)
+        let results = try p.render("a") { $0.locales = ["en", "ar"]; $0.devices = devices }
+        var checked = 0
+        for r in results where r.view == "banner" {
+            let card = try CurrentIOSTests.box(r, "notification"), icon = try CurrentIOSTests.box(r, "app-icon")
+            let time = try CurrentIOSTests.box(r, "time"), text = try CurrentIOSTests.box(r, "text")
+            let at = "\(r.device) \(r.locale ?? "")"
+            let (iconInset, timeInset, gap) = r.locale == "ar"
+                ? (card.x + card.width - icon.x - icon.width, time.x - card.x, icon.x - text.x - text.width)
+                : (icon.x - card.x, card.x + card.width - time.x - time.width, text.x - icon.x - icon.width)
+            #expect(abs(iconInset - chrome["row.paddingLeading"]) < 0.01, "\(at): icon \(iconInset) from the leading edge")
+            #expect(abs(timeInset - chrome["row.paddingTrailing"]) < 0.01, "\(at): time \(timeInset) from the trailing edge")
+            #expect(abs(gap - chrome["text.gap"]) < 0.01, "\(at): text \(gap) after the icon")
+            #expect(card.height >= chrome["row.minHeight"] - 0.01, "\(at): \(card.height) pt tall")
+            checked += 1
+        }
+        #expect(checked == devices.count * 2)
+    }
+}
