@@ -42,10 +42,10 @@ struct CommandLineTests {
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         // Without --device, the project's devices (Examples/pushpreview.json), each with both views.
-        #expect(objects.map { "\($0["device"]!) \($0["view"]!)" } == ["iphone-se-3 expanded", "iphone-se-3 banner", "iphone-17 expanded", "iphone-17 banner",
+        #expect(objects.map { "\($0["device"]!) \($0["view"]!)" } == ["iphone-se-3 expanded", "iphone-se-3 banner", "iphone-15 expanded", "iphone-15 banner",
                                                                        "ipad-10 expanded", "ipad-10 banner"])
         #expect(objects.allSatisfy { $0["appearance"] as? String == "dark" })
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-17-dark-expanded.png").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("image-gif/iphone-15-dark-expanded.png").path))
     }
 
     /// The Examples exercise every service step; `--json` carries the trace contract
@@ -84,7 +84,7 @@ struct CommandLineTests {
         let r = try run(["render", bad.path, "Examples/payloads/plain-alert.apns", "--out", out.path])
         #expect(r.status == 1)
         #expect(r.stderr.contains("bad.apns") && r.stderr.contains("1:19"), "\(r.stderr)")
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plain-alert/iphone-17-light-expanded.png").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plain-alert/iphone-15-light-expanded.png").path))
     }
 
     @Test(arguments: [
