@@ -55,6 +55,7 @@ test: deps
 	@scripts/lint-file-access
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	/usr/bin/python3 scripts/chrome-truth.py .build/debug/pushpreview
 	@if command -v chromium >/dev/null; then $(MAKE) --no-print-directory fidelity-compare CONFIG=debug; \
 	  else echo "fidelity: skipped, chromium is not installed (make deps installs it)"; fi
 	@$(MAKE) --no-print-directory fuzz-smoke

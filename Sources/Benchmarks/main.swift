@@ -68,6 +68,7 @@ for name in ["plain-alert", "image-jpeg"] {
     var options = RenderOptions()
     options.outputFolder = scratch
     options.formats = ["png"]
+    options.devices = ["iphone-15"] // the device every earlier bench ran on (the default is now iPhone 17)
     var views = 0
     for _ in 0..<3 { views = renderer.render(payloadFile: file, project: project, options: options).count } // warm up
     let runs = 20

@@ -10,7 +10,7 @@ extension RenderOptions {
     static func sharedOptions(appearances: String, views: String) -> [CommandSpec.Option] {
         [
             .value("out", "DIR", "output folder (default Output)", completes: .folder),
-            .list("device", "LIST", "device profiles, e.g. iphone-15,ipad-pro-11 (pushpreview devices; default: the project's devices, else iphone-15)", completes: .devices),
+            .list("device", "LIST", "device profiles, e.g. iphone-17,ipad-pro-11 (pushpreview devices; default: the project's devices, else iphone-17)", completes: .devices),
             .list("appearance", "LIST", "light,dark (default \(appearances))", completes: .words(Appearance.allCases.map(\.rawValue))),
             .list("locale", "LIST", "locales to localize for, e.g. en,nl; a locale is in the file names (default: the project's locales, else none)"),
             .list("format", "LIST", "html,png (default both)", completes: .words(["html", "png"])),

@@ -18,8 +18,8 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
     /// Screen height in points (portrait), for the Lock Screen view.
     public var height: Double
 
-    /// The profile used when none is asked for.
-    public static let standardID = "iphone-15"
+    /// The profile used when none is asked for: the current base iPhone (the older ids stay).
+    public static let standardID = "iphone-17"
 
     /// Reads `{"devices": [...]}`; every field is required and checked.
     public static func read(_ data: [UInt8], file: String) throws(ConfigError) -> [DeviceProfile] {

@@ -14,6 +14,8 @@ public struct TemplateContext: Sendable {
     /// `src` of the app icon, or nil for the lettered placeholder.
     public var appIconSource: String?
     public var device: DeviceProfile
+    /// The chrome's numbers for the iOS version drawn (`Templates/system/iosNN/metrics.json`).
+    public var chrome: ChromeMetrics
     public var appearance: Appearance
     public var locale: String
     public var timeLabel = "now"
@@ -135,9 +137,9 @@ public struct TemplateContext: Sendable {
         public init() {}
     }
 
-    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile,
+    public init(notification: DeliveredNotification, appName: String, appIconSource: String?, device: DeviceProfile, chrome: ChromeMetrics,
                 appearance: Appearance, locale: String, attachmentSources: [AttachmentSource]) {
-        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device
+        self.notification = notification; self.appName = appName; self.appIconSource = appIconSource; self.device = device; self.chrome = chrome
         self.appearance = appearance; self.locale = locale; self.attachmentSources = attachmentSources
         timeLabel = RelativeTime.now(locale: locale)
         customView = CustomViewMetrics(limit: device.customViewHeightLimit)
@@ -150,6 +152,16 @@ public struct TemplateContext: Sendable {
             banner.title = c.senderName
             if let group = c.groupName { banner.subtitle = group }
         }
+    }
+
+    /// The platters' widths. On an iPhone the profile's `notificationWidth` is the banner's (inset
+    /// `banner.inset`); a list cell and the long look are inset by their own metrics. No capture
+    /// shows an iPad's, so there every platter is the profile's width.
+    public var platterWidths: (banner: Double, list: Double, longLook: Double) {
+        let w = device.notificationWidth
+        if device.isPad { return (w, w, w) }
+        let banner = chrome["banner.inset"]
+        return (w, w - 2 * (chrome["list.inset"] - banner), w - 2 * (chrome["longLook.inset"] - banner))
     }
 
     /// The sender's initials, as iOS draws a contact with no image: the first letters of the
@@ -201,6 +213,10 @@ public struct TemplateContext: Sendable {
                        "scale": .number(Double(device.scale)), "isPad": .bool(device.isPad),
                        "notificationWidth": .number(device.notificationWidth), "hairline": .number(1 / Double(device.scale)),
                        "customViewHeightLimit": .number(device.customViewHeightLimit)],
+            "chrome": chrome.templateValue,
+            // The row's text lines are closer than Subheadline's leading (18 pt at Large on iOS 18).
+            "rowTextLeading": .number(TextStyle.all.first { $0.name == "subheadline" }!.leading(textSize) + chrome["text.leadingAdjust"]),
+            "widths": ["banner": .number(platterWidths.banner), "list": .number(platterWidths.list), "longLook": .number(platterWidths.longLook)],
             "appearance": .string(appearance.rawValue),
             "dark": .bool(appearance == .dark),
             "locale": .string(locale),

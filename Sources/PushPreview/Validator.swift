@@ -147,8 +147,9 @@ public struct Validator {
         let stage = project.map { ContentStage(project: $0.files, templates: templates) } ?? ContentStage(templateFolders: [try? ConfinedFolder(trusted: templates)].compactMap { $0 })
         let notification = DeliveredNotification(title: "Title", subtitle: "Subtitle", body: "Body", category: category, threadId: nil, badge: nil, sound: nil,
                                                  attachments: [], userInfo: [], trace: ServiceTrace())
-        let device: DeviceProfile
+        let device: DeviceProfile, chrome: ChromeMetrics
         do {
+            chrome = try ChromeMetrics.load(templates: templates)
             guard let d = try DeviceProfile.catalog(templates: templates).first(where: { $0.id == DeviceProfile.standardID }) else {
                 return [Diagnostic(.error, code: "devices", file: "Templates/system/devices.json", "has no \(DeviceProfile.standardID) profile")]
             }
@@ -158,7 +159,7 @@ public struct Validator {
         // The faces measure ch and ex, as rendering does (without them those lengths are warned about).
         let fonts = self.fonts.system
         for appearance in Appearance.allCases {
-            let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device,
+            let context = TemplateContext(notification: notification, appName: project?.appName ?? "App", appIconSource: nil, device: device, chrome: chrome,
                                           appearance: appearance, locale: "en", attachmentSources: [])
             do {
                 let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { Sanitizer.localURL($0) }

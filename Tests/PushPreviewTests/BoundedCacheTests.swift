@@ -84,7 +84,7 @@ struct BoundedCacheTests {
         let project = try Project(folder: folder)
         func render(_ renderer: MockupRenderer, _ name: String) -> [String: [UInt8]] {
             var options = RenderOptions()
-            options.devices = ["iphone-15", "ipad-10"]
+            options.devices = ["iphone-17", "ipad-10"]
             options.appearances = [.light, .dark]
             options.outputFolder = folder.deletingLastPathComponent().appendingPathComponent(name)
             for file in project.payloadFiles {

@@ -77,7 +77,7 @@ struct BudgetTests {
         let project = try examplesCopy(payloads: ["plain-alert.apns"])
         for i in 0..<1500 { try Data("<div>{{title}} \(i)</div>".utf8).write(to: project.appendingPathComponent("Templates/unclaimed-\(i).html")) }
         let out = project.deletingLastPathComponent().appendingPathComponent("Out")
-        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--appearance", "light", "--locale", "en", "--timeout", "30"])
+        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--appearance", "light", "--locale", "en", "--timeout", "30"])
         #expect(!r.stderr.contains("took longer than 30 s"), "\(r.stderr)")
         let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         #expect((report.projectDiagnostics ?? []).contains { $0.code == "template.count" && $0.message.contains("the first \(256) are checked") })

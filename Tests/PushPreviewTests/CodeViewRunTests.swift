@@ -16,7 +16,7 @@ struct CodeViewRunTests {
         _ = try InitWriter.write(plan.output, into: plan.folder, force: false)
         let out = root.appendingPathComponent("out")
         let payloads = ["FLIGHT", "boarding"].map { plan.folder.appendingPathComponent("payloads/\($0).apns").path }
-        let run = try runProcess(pushpreviewBinary, ["render"] + payloads + ["--out", out.path, "--json", "--device", "iphone-15", "--format", "html"])
+        let run = try runProcess(pushpreviewBinary, ["render"] + payloads + ["--out", out.path, "--json", "--device", "iphone-17", "--format", "html"])
         #expect(run.status == 0, "\(run.stderr)")
         let results = run.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(MockupResult.self, from: Data($0.utf8)) }
         let flight = try #require(results.first { $0.payload.hasSuffix("FLIGHT.apns") && $0.view == "expanded" })

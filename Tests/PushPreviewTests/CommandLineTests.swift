@@ -54,7 +54,7 @@ struct CommandLineTests {
         let out = temporaryFolder()
         let r = try run(["render", "Examples/payloads/encrypted-message.apns", "Examples/payloads/enriched-crew.apns",
                          "Examples/payloads/localized-boarding.apns", "Examples/payloads/plain-alert.apns",
-                         "--out", out.path, "--json", "--locale", "nl", "--device", "iphone-15"])
+                         "--out", out.path, "--json", "--locale", "nl", "--device", "iphone-17"])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["view"] as? String == "expanded" }

@@ -59,7 +59,7 @@ struct CompletionTests {
         #expect(try offered("pushpreview render --dev") == ["--device"])
         #expect(try offered("pushpreview gallery --appearance ") == ["light", "dark"])
         let devices = try offered("pushpreview render --device ")
-        #expect(devices.contains("iphone-15") && devices.contains("ipad-10"), "\(devices)")
+        #expect(devices.contains("iphone-17") && devices.contains("ipad-10"), "\(devices)")
     }
 
     @Test(.enabled(if: shell("fish") != nil, "skipped: fish is not installed (scripts/install-deps installs it)"))

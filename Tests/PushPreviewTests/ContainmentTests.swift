@@ -14,7 +14,7 @@ struct ContainmentTests {
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
         var environment = ProcessInfo.processInfo.environment
         environment["PUSHPREVIEW_TEST_FAULT"] = "\(fault):\(payload)"
-        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--jobs", "2"] + extra,
+        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--jobs", "2"] + extra,
                                environment: environment)
         return (r, try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused)), out)
     }
@@ -66,7 +66,7 @@ struct ContainmentTests {
         var environment = ProcessInfo.processInfo.environment
         environment["PUSHPREVIEW_TEST_FAULT"] = "trap:body-only.apns"
         let files = Self.payloads.map { project.appendingPathComponent("payloads/\($0)").path }
-        let r = try runProcess(pushpreviewBinary, ["render"] + files + ["--out", out.path, "--device", "iphone-15"], environment: environment)
+        let r = try runProcess(pushpreviewBinary, ["render"] + files + ["--out", out.path, "--device", "iphone-17"], environment: environment)
         #expect(r.status == 1)
         #expect(r.stderr.contains("error: crashed: SIG"), "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").filter { $0.hasSuffix(".png") }.count == 4, "\(r.stdout)")

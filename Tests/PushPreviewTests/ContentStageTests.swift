@@ -54,16 +54,16 @@ struct ContentStageTests {
         try #require(results.first { $0.view == name || ($0.view.hasPrefix(name + "-") && name != "banner") })
     }
 
-    /// A view with no height of its own is width × InitialContentSizeRatio: 377 × 0.5 = 188.5 on iPhone 15.
+    /// A view with no height of its own is width × InitialContentSizeRatio: the long look's 362 (402 − 2 × 20) × 0.5 = 181 on iPhone 17.
     @Test func viewWithoutHeightTakesTheRatio() throws {
         var f = Fixture()
         f.attributes["UNNotificationExtensionInitialContentSizeRatio"] = 0.5
         f.template = #"<div id="fill" style="position: absolute; left: 0; top: 0; right: 0; bottom: 0; background: #264653"></div>"#
         let expanded = try Self.view(try f.render(), "expanded")
         #expect(expanded.errors.isEmpty, "\(expanded.errors)")
-        #expect(expanded.content?.customViewHeight == 188.5 && expanded.content?.clippedBy == 0)
+        #expect(expanded.content?.customViewHeight == 181 && expanded.content?.clippedBy == 0)
         let fill = try #require(try Self.boxes(expanded).first { $0.id == "fill" })
-        #expect(fill.width == 377 && fill.height == 188.5)
+        #expect(fill.width == 362 && fill.height == 181)
     }
 
     @Test func defaultContentHiddenAndTitleOverridden() throws {
@@ -134,7 +134,7 @@ struct ContentStageTests {
         let reply = try Self.view(results, "reply")
         let html = try String(contentsOfFile: try #require(reply.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
         #expect(html.contains(">Say hi</div>") && html.contains(">Post</div>") && !html.contains("id=\"actions\""))
-        #expect(reply.outputs.first { $0.hasSuffix(".png") }?.hasSuffix("iphone-15-light-reply.png") == true)
+        #expect(reply.outputs.first { $0.hasSuffix(".png") }?.hasSuffix("iphone-17-light-reply.png") == true)
     }
 
     /// none draws nothing; default shows play while paused and pause while playing; overlay shows
@@ -203,7 +203,7 @@ struct ContentStageTests {
         #expect(try Data(contentsOf: f.folder.appendingPathComponent("Info.plist")).prefix(6) == Data("bplist".utf8))
         #expect(project.content.extensions.first?.categories == ["other", "card"] && project.content.issues.isEmpty)
         let expanded = try Self.view(try f.render(), "expanded")
-        #expect(expanded.content?.customViewHeight == 94.25)
+        #expect(expanded.content?.customViewHeight == 90.5) // the long look's 362 pt × 0.25
     }
 
     @Test func categoryClaimedTwiceIsAnError() throws {

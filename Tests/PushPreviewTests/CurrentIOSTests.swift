@@ -70,7 +70,9 @@ struct CurrentIOSTests {
             #expect(r.errors.isEmpty && r.warnings.isEmpty, "\(view): \(r.errors) \(r.warnings)")
             let png = try ContentStageTests.png(r)
             let avatar = try Self.box(r, "sender-avatar"), badge = try Self.box(r, "app-icon")
-            #expect(avatar.width == 38 && avatar.height == 38)
+            // The long look's leading image is smaller than the banner's (ios18/metrics.json).
+            let side = try ChromeMetrics.load(templates: ChromeMetricsTests.templates)[view == "expanded" ? "longLook.iconSize" : "icon.size"]
+            #expect(avatar.width == side && avatar.height == side, "\(view): \(avatar.width)")
             let face = Self.centre(png, avatar)
             #expect(face.r > 240 && face.g < 20 && face.b < 20, "\(view): avatar \(face)")
             let icon = Self.centre(png, badge)
@@ -140,13 +142,15 @@ struct CurrentIOSTests {
         }
         let active = try ContentStageTests.view(try p.render("active"), "banner")
         #expect(!(try ContentStageTests.boxes(active)).contains { $0.id == "level-label" })
-        for (level, label) in [("time-sensitive", "Time Sensitive"), ("critical", "Critical Alert")] {
+        for (level, label) in [("time-sensitive", "Time Sensitive"), ("critical", "Critical")] {
             let r = try ContentStageTests.view(try p.render(level), "banner")
             #expect(r.interruptionLevel == level)
-            #expect(try Self.page(r).contains(">\(label)</div>"))
+            #expect(try Self.page(r).contains(">\(label)</span></div>"))
             let box = try Self.box(r, "level-label"), title = try Self.box(r, "title")
             // (The title's box reaches 4 pt above its line, for marks that would otherwise be clipped.)
-            #expect(box.y + box.height <= title.y + 4.01, "the label is not above the title")
+            // (The label's line overlaps the title's by label.lineAdjust, as iOS 18's do.)
+            let overlap = -(try ChromeMetrics.load(templates: ChromeMetricsTests.templates)["label.lineAdjust"])
+            #expect(box.y + box.height <= title.y + 4.01 + overlap, "the label is not above the title")
             // Drawn: the label's box holds ink, in system red for a critical alert.
             let png = try ContentStageTests.png(r)
             var ink = 0, red = 0
@@ -208,7 +212,7 @@ struct CurrentIOSTests {
         // Payloads alone in their thread get no stack.
         #expect(!report.inputs.contains { $0.payload != "payloads/t2.apns" && $0.mockups.contains { $0.view == "stack" } })
         let gallery = try String(contentsOf: options.outputFolder.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(gallery.contains("iphone-15-light-pl-stack.png"))
+        #expect(gallery.contains("iphone-17-light-pl-stack.png"))
     }
 
     /// The system's own summary when the category has none, in a language with its own forms.
@@ -246,8 +250,11 @@ struct CurrentIOSTests {
         let ratio = bodyStyle.leading(.accessibility3) / bodyStyle.leading(.large)
         #expect(ratio == 43.0 / 20.0)
         let a = try Self.box(small, "title"), b = try Self.box(big, "title")
-        // The title's box is its line (its 4 pt clip padding is outside the line's height).
-        #expect(abs((b.height - 8) / (a.height - 8) - ratio) < 0.01, "title \(a.height) → \(b.height)")
+        // The title's box is its line (its 4 pt clip padding is outside the line's height): the
+        // row's text leading, Subheadline's plus the metrics' adjustment (18 pt at Large on iOS 18).
+        let adjust = try ChromeMetrics.load(templates: ChromeMetricsTests.templates)["text.leadingAdjust"]
+        let rowRatio = (bodyStyle.leading(.accessibility3) + adjust) / (bodyStyle.leading(.large) + adjust)
+        #expect(abs((b.height - 8) / (a.height - 8) - rowRatio) < 0.01, "title \(a.height) → \(b.height)")
         #expect(try Self.page(big).contains("--font-subheadline: 400 36px/43px"))
         let expanded = try ContentStageTests.view(ax3, "expanded")
         #expect(expanded.content?.customViewHeight == 320 && (expanded.content?.clippedBy ?? 0) > 0)
@@ -280,9 +287,10 @@ struct CurrentIOSTests {
             #expect(r.errors.isEmpty, "\(r.errors)")
             let card = try Self.box(r, "notification"), icon = try Self.box(r, "app-icon"), time = try Self.box(r, "time"), title = try Self.box(r, "title")
             #expect(icon.x + icon.width > card.x + card.width - 20, "\(view): the icon is not on the right (\(icon.x))")
-            #expect(time.x < card.x + card.width / 2 && title.x > time.x, "\(view): the time is not on the left")
+            // (iOS 18 puts the time on the level label's line: the title runs the text column's width below it.)
+            #expect(time.x < card.x + card.width / 2 && time.x + time.width < title.x + title.width - 40, "\(view): the time is not on the left")
             let page = try Self.page(r)
-            #expect(page.contains("dir=\"rtl\"") && page.contains("تحذير من العاصفة") && page.contains(">حساس للوقت</div>"))
+            #expect(page.contains("dir=\"rtl\"") && page.contains("تحذير من العاصفة") && page.contains(">حساس للوقت</span></div>"))
         }
     }
 
@@ -342,8 +350,8 @@ struct CurrentIOSTests {
         var p = Project()
         p.settings = #"{"appName": "Harbor"}"#
         p.payloads["l"] = #"{"aps": {"alert": {"title": "Ferry", "body": "Departs soon"}}}"#
-        let results = try p.render("l") { $0.extraViews = ["lockscreen", "notification-center"]; $0.devices = ["iphone-15", "iphone-se-3"] }
-        for (device, height, scale) in [("iphone-15", 852, 3), ("iphone-se-3", 667, 2)] {
+        let results = try p.render("l") { $0.extraViews = ["lockscreen", "notification-center"]; $0.devices = ["iphone-17", "iphone-se-3"] }
+        for (device, height, scale) in [("iphone-17", 874, 3), ("iphone-se-3", 667, 2)] {
             let r = try #require(results.first { $0.view == "lockscreen" && $0.device == device })
             let png = try ContentStageTests.png(r)
             #expect(png.height == height * scale)
@@ -353,7 +361,7 @@ struct CurrentIOSTests {
             let buttons = (try ContentStageTests.boxes(r)).filter { $0.id == "flashlight" || $0.id == "camera" }
             #expect(buttons.count == (device == "iphone-se-3" ? 0 : 2))
             #expect(clock.y < card.y && card.y + card.height < Double(height) - (buttons.isEmpty ? 30 : 100) && card.y + card.height > Double(height) - 150)
-            #expect(abs(clock.x + clock.width / 2 - Double(height == 852 ? 393 : 375) / 2) < 0.5, "the clock is not centred")
+            #expect(abs(clock.x + clock.width / 2 - Double(height == 874 ? 402 : 375) / 2) < 0.5, "the clock is not centred")
             #expect(try Self.page(r).contains(">9:41</div>") && (try Self.page(r)).contains(">Tuesday, January 9</div>"))
             // Notification Center: the same screen, the list under the clock, below its heading.
             let center = try #require(results.first { $0.view == "notification-center" && $0.device == device })

@@ -10,7 +10,7 @@ struct DiffTests {
         let project = try examplesCopy(payloads: ["localized-boarding.apns", "localized-messages.apns", "image-jpeg.apns", "crew-message.apns"])
         let root = project.deletingLastPathComponent()
         func gallery(_ out: String) throws {
-            let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", root.appendingPathComponent(out).path, "--device", "iphone-15", "--locale", "en"])
+            let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", root.appendingPathComponent(out).path, "--device", "iphone-17", "--locale", "en"])
             #expect(r.status == 0, "\(r.stderr)")
         }
         try gallery("base")
@@ -31,16 +31,16 @@ struct DiffTests {
                                                    "--markdown", md.path, "--image-base-url", "https://ci.example.com/run/7/diff"])
         #expect(r.status == 1, "a change exits 1 for CI")
         let changed = Set(r.stdout.split(separator: "\n").map(String.init))
-        let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-en-expanded", "changed\tlocalized-boarding/iphone-15-dark-en-expanded",
-                                     "changed\tlocalized-messages/iphone-15-light-en-expanded", "changed\tlocalized-messages/iphone-15-dark-en-expanded",
-                                     "changed\tlocalized-messages/iphone-15-light-en-banner", "changed\tlocalized-messages/iphone-15-dark-en-banner"]
+        let expected: Set<String> = ["changed\tlocalized-boarding/iphone-17-light-en-expanded", "changed\tlocalized-boarding/iphone-17-dark-en-expanded",
+                                     "changed\tlocalized-messages/iphone-17-light-en-expanded", "changed\tlocalized-messages/iphone-17-dark-en-expanded",
+                                     "changed\tlocalized-messages/iphone-17-light-en-banner", "changed\tlocalized-messages/iphone-17-dark-en-banner"]
         #expect(changed == expected, "\(changed.symmetricDifference(expected))")
-        for name in ["localized-boarding/iphone-15-light-en-expanded-before.png", "localized-boarding/iphone-15-light-en-expanded-after.png",
-                     "localized-boarding/iphone-15-light-en-expanded-diff.png", "index.html", "diff.json"] {
+        for name in ["localized-boarding/iphone-17-light-en-expanded-before.png", "localized-boarding/iphone-17-light-en-expanded-after.png",
+                     "localized-boarding/iphone-17-light-en-expanded-diff.png", "index.html", "diff.json"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name)")
         }
         // The difference image marks the card's new colour in red.
-        let diff = try PNGCodec.decode(sha(out.appendingPathComponent("localized-boarding/iphone-15-light-en-expanded-diff.png")))
+        let diff = try PNGCodec.decode(sha(out.appendingPathComponent("localized-boarding/iphone-17-light-en-expanded-diff.png")))
         var red = 0
         for y in stride(from: 0, to: diff.height, by: 3) { for x in stride(from: 0, to: diff.width, by: 3) { let p = diff.pixel(x: x, y: y); if p.r == 255 && p.g == 0 { red += 1 } } }
         #expect(red > 1000)
@@ -50,8 +50,8 @@ struct DiffTests {
         #expect(comment.contains("#### `payloads/localized-messages.apns` — `Localizable.xcstrings`"), "the payload, and the input that changed for it")
         #expect(comment.contains("#### `payloads/localized-boarding.apns` — `Localizable.xcstrings`, `Templates/boarding-pass.html`"), "\(comment)")
         let rows = comment.split(separator: "\n").filter { $0.hasPrefix("| banner |") || $0.hasPrefix("| expanded |") }
-        #expect(rows.count == 3 && rows.allSatisfy { $0.contains("| 2 of 2: iphone-15 × light, dark × en |") }, "\(rows)")
-        #expect(comment.contains("<img src=\"https://ci.example.com/run/7/diff/localized-boarding/iphone-15-"), "\(comment)")
+        #expect(rows.count == 3 && rows.allSatisfy { $0.contains("| 2 of 2: iphone-17 × light, dark × en |") }, "\(rows)")
+        #expect(comment.contains("<img src=\"https://ci.example.com/run/7/diff/localized-boarding/iphone-17-"), "\(comment)")
         #expect(comment.contains("[the full diff](https://ci.example.com/run/7/diff/index.html)"))
 
         // Without an image URL: no <img> at all, each picture named in the diff folder instead.

@@ -92,7 +92,7 @@ struct EscapeTests {
         let root = temporaryFolder()
         let project = try examplesCopy(payloads: ["body-only.apns"])
         let shard = root.appendingPathComponent("shard")
-        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", shard.path, "--device", "iphone-15", "--locale", "en"])
+        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", shard.path, "--device", "iphone-17", "--locale", "en"])
         #expect(r.status == 0, "\(r.stderr)")
         let reportFile = shard.appendingPathComponent("report.json")
         let original = try String(contentsOf: reportFile, encoding: .utf8)

@@ -14,7 +14,7 @@ struct FindingsAgreementTests {
         let v = try runProcess(pushpreviewBinary, ["validate", project.path, "--json"])
         let validate = try v.stdout.split(separator: "\n").map { try JSONDecoder().decode(Diagnostic.self, from: Data($0.utf8)) }
         let out = temporaryFolder(name).appendingPathComponent("out")
-        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--jobs", "1"])
+        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--jobs", "1"])
         #expect(g.status != 2, "\(g.stderr)")
         return (validate, try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused)))
     }

@@ -11,7 +11,7 @@ struct GalleryTests {
     static let some = ["image-jpeg.apns", "crew-message.apns", "harbor-master.apns", "photo-tall.apns", "voice-note.apns", "emoji.apns"]
 
     func gallery(_ project: URL, _ out: URL, _ extra: [String] = []) throws -> ProcessRun {
-        try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15"] + extra)
+        try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17"] + extra)
     }
 
     @Test func galleryWorksInChromium() throws {
@@ -206,7 +206,7 @@ struct SharedDecodingTests {
             let source = try String(contentsOf: payloads.appendingPathComponent("image-jpeg.apns"), encoding: .utf8)
             for i in 0..<copies { try Data(source.replacingOccurrences(of: "Tonight's sunset", with: "Sunset \(i)").utf8).write(to: payloads.appendingPathComponent("copy\(i).apns")) }
             var options = RenderOptions()
-            options.devices = ["iphone-15"]
+            options.devices = ["iphone-17"]
             options.appearances = [.light, .dark]
             options.outputFolder = project.deletingLastPathComponent().appendingPathComponent("Output")
             var run = GalleryRun(project: try Project(folder: project), templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)

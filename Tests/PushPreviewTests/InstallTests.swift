@@ -30,7 +30,7 @@ struct InstallTests {
         func gallery(_ binary: URL, _ out: String) throws -> [String: [UInt8]] {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["gallery", "Examples", "--out", out, "--device", "iphone-15,ipad-pro-11", "--locale", "en,tr"]
+            process.arguments = ["gallery", "Examples", "--out", out, "--device", "iphone-17,ipad-pro-11", "--locale", "en,tr"]
             process.currentDirectoryURL = elsewhere
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice

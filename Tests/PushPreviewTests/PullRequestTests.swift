@@ -4,7 +4,7 @@ import Testing
 /// A pull request the way CI sees it: a git repository whose last commit changes a template and
 /// adds a payload. `diff --base`, the CI script and its comment, judged on what they write.
 struct PullRequestTests {
-    static let options = ["--device", "iphone-15", "--appearance", "light", "--locale", "en"]
+    static let options = ["--device", "iphone-17", "--appearance", "light", "--locale", "en"]
 
     /// A repository with the project at Examples/ in two commits: the base, then the boarding
     /// pass's colour changed and emoji.apns added.
@@ -32,8 +32,8 @@ struct PullRequestTests {
         return git
     }
 
-    static let expected: Set<String> = ["changed\tlocalized-boarding/iphone-15-light-en-expanded",
-                                        "added\temoji/iphone-15-light-banner", "added\temoji/iphone-15-light-expanded"]
+    static let expected: Set<String> = ["changed\tlocalized-boarding/iphone-17-light-en-expanded",
+                                        "added\temoji/iphone-17-light-banner", "added\temoji/iphone-17-light-expanded"]
 
     @Test func diffBaseListsExactlyTheChangedAndTheNewMockups() throws {
         let root = try Self.repository()
@@ -87,7 +87,7 @@ struct PullRequestTests {
         let outside = temporaryFolder()
         let notGit = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", outside.path])
         #expect(notGit.status == 2 && notGit.stderr.contains("not inside a git repository"), "\(notGit.stderr)")
-        let option = try runProcess(pushpreviewBinary, ["diff", root.path, root.path, "--device", "iphone-15"])
+        let option = try runProcess(pushpreviewBinary, ["diff", root.path, root.path, "--device", "iphone-17"])
         #expect(option.status == 2 && option.stderr.contains("--device goes with --base"), "\(option.stderr)")
         let badOption = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", project, "--appearance", "sepia"])
         #expect(badOption.status == 2, "the gallery's refusal is diff's: \(badOption.stderr)")
@@ -154,7 +154,7 @@ struct PullRequestTests {
         #expect(comment.contains("#### `payloads/localized-boarding.apns` — `Templates/boarding-pass.html`\n"), "\(comment)")
         #expect(comment.contains("| expanded | changed, "))
         #expect(comment.contains("#### `payloads/emoji.apns` — `payloads/emoji.apns (new)`"))
-        #expect(comment.contains("<img src=\"https://previews.example.com/pr-7/emoji/iphone-15-light-banner-compare.png\""))
+        #expect(comment.contains("<img src=\"https://previews.example.com/pr-7/emoji/iphone-17-light-banner-compare.png\""))
 
         let api = try CommentAPI()
         defer { api.stop() }

@@ -91,7 +91,7 @@ struct RealProjectShapeTests {
         text = text.replacingOccurrences(of: "{", with: "{\"appIconSet\": \"AppIcon\", ", options: [], range: text.range(of: "{"))
         try Data(text.utf8).write(to: settings)
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
-        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--locale", "en"])
+        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--locale", "en"])
         #expect(g.stderr.components(separatedBy: "appIconSet").count == 2, "said \(g.stderr.components(separatedBy: "appIconSet").count - 1) times: \(g.stderr)")
         let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         #expect(report.projectIssues?.contains { $0.hasPrefix("warning: ") && $0.contains("appIconSet") } == true)

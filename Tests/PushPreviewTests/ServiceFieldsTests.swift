@@ -30,7 +30,7 @@ struct ServiceFieldsTests {
     static func expanded(_ project: Project, _ folder: URL) throws -> (MockupResult, String) {
         var options = RenderOptions()
         options.outputFolder = folder.appendingPathComponent("Output")
-        options.devices = ["iphone-15"]
+        options.devices = ["iphone-17"]
         options.appearances = [.light]
         let results = try makeRenderer().render(payloadFile: folder.appendingPathComponent("payloads/p.apns"), project: project, options: options)
         let r = try #require(results.first { $0.view == "expanded" })
@@ -63,7 +63,7 @@ struct ServiceFieldsTests {
         #expect(project.issues.contains { $0.description.contains("changes thread-id") }, "\(project.issues)")
         var options = RenderOptions()
         options.outputFolder = folder.appendingPathComponent("Output")
-        options.devices = ["iphone-15"]
+        options.devices = ["iphone-17"]
         options.appearances = [.light]
         options.locales = project.locales
         let results = try makeRenderer().render(payloadFile: folder.appendingPathComponent("payloads/p.apns"), project: project, options: options)

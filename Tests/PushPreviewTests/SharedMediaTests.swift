@@ -20,7 +20,7 @@ struct SharedMediaTests {
         try JSONSerialization.data(withJSONObject: json).write(to: settings)
 
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
-        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--appearance", "light,dark", "--locale", "en"])
+        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--appearance", "light,dark", "--locale", "en"])
         #expect(r.status == 0, "\(r.stderr)")
         var total = 0
         for (path, bytes) in tree(out) {

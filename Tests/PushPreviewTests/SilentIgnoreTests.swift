@@ -10,7 +10,7 @@ struct SilentIgnoreTests {
         let project = try examplesCopy(payloads: ["body-only.apns"])
         try Data(#"[{"id": "tiny", "name": "Tiny", "width": 320, "scale": 2},]"#.utf8).write(to: project.appendingPathComponent("devices.json"))
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
-        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15"])
+        let g = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17"])
         #expect(g.status == 1 && g.stderr.contains("devices.json:1:") && !g.stderr.contains("unknown device"), "\(g.stderr)")
         let v = try runProcess(pushpreviewBinary, ["validate", project.path])
         #expect(v.status == 1 && (v.stdout + v.stderr).contains("devices.json:1:"), "\(v.stdout) \(v.stderr)")
@@ -23,7 +23,7 @@ struct SilentIgnoreTests {
         let said = v.stdout + v.stderr
         #expect(said.contains("nl.lproj/Localizable.strings:2"), "\(said)")
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
-        _ = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-15", "--locale", "nl"])
+        _ = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--locale", "nl"])
         let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
         let warnings = report.inputs.flatMap(\.mockups).flatMap(\.warnings)
         #expect(warnings.contains { $0.contains("nl.lproj/Localizable.strings:2") }, "\(warnings)")

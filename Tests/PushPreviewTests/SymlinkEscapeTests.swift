@@ -133,7 +133,7 @@ struct SymlinkEscapeTests {
         let r = try runProcess(pushpreviewBinary, ["diff", "--base", "HEAD", project.path, "--out", diff.path] + PullRequestTests.options)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("warning: base:"), "\(r.stderr)")
-        #expect(r.stdout.contains("added\tplain-alert/iphone-15-light-expanded"), "\(r.stdout)")
+        #expect(r.stdout.contains("added\tplain-alert/iphone-17-light-expanded"), "\(r.stdout)")
         #expect(FileManager.default.fileExists(atPath: diff.appendingPathComponent("index.html").path))
     }
 
@@ -147,9 +147,9 @@ struct SymlinkEscapeTests {
         let base = project.appendingPathComponent(".pushpreview/base")
         let cache = try #require(try FileManager.default.contentsOfDirectory(atPath: base.path).first)
         // A picture swapped in the cache: the seal no longer matches.
-        let picture = base.appendingPathComponent("\(cache)/localized-boarding/iphone-15-light-en-expanded.png")
+        let picture = base.appendingPathComponent("\(cache)/localized-boarding/iphone-17-light-en-expanded.png")
         try FileManager.default.copyItem(at: picture, to: picture.appendingPathExtension("orig"))
-        try Data(try Data(contentsOf: base.appendingPathComponent("\(cache)/plain-alert/iphone-15-light-banner.png"))).write(to: picture)
+        try Data(try Data(contentsOf: base.appendingPathComponent("\(cache)/plain-alert/iphone-17-light-banner.png"))).write(to: picture)
         let forged = try runProcess(pushpreviewBinary, diff)
         #expect(forged.stderr.contains("rendering in a temporary worktree") && !forged.stderr.contains("taken from"), "\(forged.stderr)")
         #expect(Set(forged.stdout.split(separator: "\n").map(String.init)) == PullRequestTests.expected)

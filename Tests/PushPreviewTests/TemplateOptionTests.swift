@@ -37,11 +37,11 @@ struct TemplateOptionTests {
         var options = RenderOptions()
         options.outputFolder = folder.appendingPathComponent("Output")
         options.template = file
-        options.devices = ["iphone-15", "ipad-pro-11"]
+        options.devices = ["iphone-17", "ipad-pro-11"]
         options.layoutJSON = true
         let results = try makeRenderer().render(payloadFile: examples.appendingPathComponent("payloads/plain-alert.apns"),
                                                 project: try Project(folder: examples), options: options)
-        let phone = try #require(results.first { $0.device == "iphone-15" }?.content)
+        let phone = try #require(results.first { $0.device == "iphone-17" }?.content)
         let pad = try #require(results.first { $0.device == "ipad-pro-11" }?.content)
         #expect(phone.customViewHeight == 320 && phone.clippedBy == 280)
         #expect(pad.customViewHeight == 352 && pad.clippedBy == 248)

@@ -20,7 +20,7 @@ struct TreeMemoryTests {
     @Test func statsPrintsThePeakPSS() throws {
         let project = try examplesCopy(payloads: ["plain-alert.apns", "subtitle.apns"])
         let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", project.deletingLastPathComponent().appendingPathComponent("Out").path,
-                                                   "--device", "iphone-15", "--locale", "en", "--jobs", "2", "--stats"])
+                                                   "--device", "iphone-17", "--locale", "en", "--jobs", "2", "--stats"])
         #expect(r.status == 0, "\(r.stderr)")
         let megabytes = r.stdout.components(separatedBy: "peak PSS ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) }
         // A supervisor and two workers: more than one process's worth, far less than a gigabyte.

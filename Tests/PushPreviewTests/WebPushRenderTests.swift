@@ -34,7 +34,7 @@ struct WebPushRenderTests {
         try write("payloads/message.apns", try JSONSerialization.data(withJSONObject: payload))
 
         let out = project.appendingPathComponent("out")
-        let run = try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/message.apns").path, "--out", out.path, "--json", "--device", "iphone-15"])
+        let run = try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/message.apns").path, "--out", out.path, "--json", "--device", "iphone-17"])
         #expect(run.status == 0, "\(run.stderr)")
         let results = run.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(MockupResult.self, from: Data($0.utf8)) }
         let banner = try #require(results.first { $0.view == "banner" }, "\(run.stdout)")

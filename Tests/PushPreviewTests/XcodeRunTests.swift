@@ -40,7 +40,7 @@ struct XcodeRunTests {
         func render(_ extra: [String] = []) throws -> [MockupResult] {
             let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(6))")
             let payloads = ["storm", "plain"].map { project.appendingPathComponent("payloads/\($0).apns").path }
-            let run = try runProcess(pushpreviewBinary, ["render"] + payloads + ["--out", out.path, "--json", "--device", "iphone-15"] + extra)
+            let run = try runProcess(pushpreviewBinary, ["render"] + payloads + ["--out", out.path, "--json", "--device", "iphone-17"] + extra)
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(MockupResult.self, from: Data($0.utf8)) }
         }
@@ -60,7 +60,7 @@ struct XcodeRunTests {
             let trace = repo.root.appendingPathComponent("trace-\(jobs)")
             let run = try runProcess(URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=openat,openat2", "-o", trace.path, pushpreviewBinary.path,
                                                                               "gallery", repo.project.path, "--out", repo.root.appendingPathComponent("out-\(jobs)").path,
-                                                                              "--device", "iphone-15", "--appearance", "light", "--jobs", "\(jobs)"])
+                                                                              "--device", "iphone-17", "--appearance", "light", "--jobs", "\(jobs)"])
             #expect(run.status == 0, "\(run.stderr)")
             let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             return Set(lines.filter { $0.contains("Lighthouse.xcodeproj/project.pbxproj") && !$0.contains("ENOENT") }.compactMap { $0.split(separator: " ").first })
@@ -119,7 +119,7 @@ struct XcodeRunTests {
     @Test func incrementalGallerySeesTheAppChange() throws {
         let repo = try Repo()
         let out = repo.root.appendingPathComponent("gallery")
-        let run = { try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--incremental", "--device", "iphone-15", "--locale", "en", "--jobs", "1"]) }
+        let run = { try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--incremental", "--device", "iphone-17", "--locale", "en", "--jobs", "1"]) }
         _ = try run()
         #expect(try run().stderr.contains("(2 payloads unchanged, kept)"))
         let catalog = repo.root.appendingPathComponent("App/Localizable.xcstrings")
@@ -174,7 +174,7 @@ struct XcodeRunTests {
         let again = try runProcess(pushpreviewBinary, ["init", repo.root.path])
         #expect(again.stdout.contains("0 written, 8 unchanged, 0 kept"))
         let out = repo.root.appendingPathComponent("gallery")
-        let g = try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--device", "iphone-15"])
+        let g = try runProcess(pushpreviewBinary, ["gallery", repo.project.path, "--out", out.path, "--device", "iphone-17"])
         #expect(g.status == 0 && g.stderr.contains("3 payloads") && g.stderr.contains(" 0 failed, 0 with warnings"), "\(g.stderr)")
         let report = try JSONDecoder().decode(GalleryReport.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
         let storm = try #require(report.inputs.first { $0.payload.hasSuffix("STORM_WARNING.apns") }?.mockups.first { $0.view == "expanded" && $0.locale == "nl" && $0.appearance == "light" })

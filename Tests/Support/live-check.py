@@ -44,7 +44,7 @@ try:
     if wait(lambda: picture() is not None) is None: raise SystemExit(f"no picture of {stem} on the page")
     first = picture()
     # What a reviewer has set up: a filter, an open details, a scroll position, and no reload.
-    Select(driver.find_element("css selector", 'select[data-filter="device"]')).select_by_value("iphone-15")
+    Select(driver.find_element("css selector", 'select[data-filter="device"]')).select_by_value("iphone-17")
     driver.execute_script("""window.notReloaded = true;
         const i = [...document.querySelectorAll('img')].find(i => i.getAttribute('src').startsWith(arguments[0] + '/'));
         i.closest('article').querySelector('details').open = true; window.scrollTo(0, 200);""", stem)
@@ -62,7 +62,7 @@ try:
     seen["afterEdit"] = state
     if state["reloaded"]: problems.append("the page reloaded")
     if not state["open"]: problems.append("the open details closed")
-    if state["filter"] != "iphone-15": problems.append("the filter was reset")
+    if state["filter"] != "iphone-17": problems.append("the filter was reset")
     if abs(state["scroll"] - scroll) > 1: problems.append(f"scrolled from {scroll} to {state['scroll']}")
     # The picture before the edit is kept: the card offers it, alone, as an onion skin or as the difference.
     def compare(mode):

@@ -19,9 +19,8 @@ final class MediaPreparation {
     private var posters = BoundedCache<String, MediaPoster>(budget: 8 << 20)
     struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
 
-    /// Where the app icon is registered, and the largest it is drawn (the banner's, in points).
+    /// Where the app icon is registered (drawn at most `icon.size` of the chrome's metrics).
     static let appIconSource = "media/app-icon."
-    static let largestIconPoints = 38
 
     init(pixelCache: PixelCache) {
         images = ImageStore(pixelCache: pixelCache)
@@ -117,7 +116,7 @@ final class MediaPreparation {
     /// clipped to its ClippingRect, at its ThumbnailTime frame, aspect-filled to 32 pt.
     func thumbnail(for n: DeliveredNotification, job: MockupRenderer.Job, result: inout MockupResult) -> String? {
         guard let a = n.attachments.first, a.kind != .audio, !a.thumbnailHidden else { return nil }
-        let side = 32 * job.device.scale
+        let side = Int(job.chrome["thumbnail.size"].rounded(.up)) * job.device.scale
         let clip = a.clippingRect.map { Thumbnailer.ClippingRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .full
         // A GIF's ThumbnailTime is a frame number; a video's poster is already the frame at its time.
         let frame = a.kind == .image ? max(0, Int(saturating: a.thumbnailTime)) : 0

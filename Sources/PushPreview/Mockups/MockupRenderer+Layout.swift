@@ -43,7 +43,7 @@ extension MockupRenderer {
             var laidOut = try layout(view, context: context, customView: customView, job: job)
             if customView != nil, let box = laidOut.scene.find(id: "custom-view") {
                 let natural = box.contentBottom
-                let height = natural > 0 ? natural : (context.device.notificationWidth * ratio * 100).rounded() / 100
+                let height = natural > 0 ? natural : (context.platterWidths.longLook * ratio * 100).rounded() / 100
                 let shown = min(height, context.customView.limit)
                 context.customView.clippedBy = height - shown
                 if natural == 0 || context.customView.showLimits {

@@ -20,6 +20,8 @@ public final class MockupRenderer {
     let media: MediaPreparation
     let data: ViewData
     let writer: MockupWriter
+    /// The chrome's numbers (`Templates/system/ios18/metrics.json`), read once.
+    let chrome: Result<ChromeMetrics, ConfigError>
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
     private var stages: [URL: ContentStage] = [:]
@@ -56,6 +58,7 @@ public final class MockupRenderer {
         media = MediaPreparation(pixelCache: pixelCache)
         data = ViewData(templates: templates)
         writer = MockupWriter(fonts: self.fonts, images: media.images)
+        chrome = Result { () throws(ConfigError) in try ChromeMetrics.load(templates: templates) }
     }
 
     /// The device profiles a project can use: the repository's, then its own `devices.json`
@@ -86,8 +89,8 @@ public final class MockupRenderer {
         do { (payload, diagnostics) = try PayloadParser.parse(data, file: payloadFile.path) } catch {
             return failure(error.description)
         }
-        let catalog: [DeviceProfile]
-        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
+        let catalog: [DeviceProfile], chrome: ChromeMetrics
+        do { catalog = try deviceProfiles(for: project); chrome = try self.chrome.get() } catch { return failure(error.description) }
         let output: ConfinedFolder
         do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
         let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
@@ -102,7 +105,7 @@ public final class MockupRenderer {
                 activity?("running the service stage (\(planned.language), \(planned.idiom))")
                 notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
-            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, variant: planned.variant,
+            let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, chrome: chrome, variant: planned.variant,
                           payloadFile: payloadFile, options: options, output: output,
                           warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
             results += render(job)
@@ -122,6 +125,7 @@ public final class MockupRenderer {
         var project: Project
         var stage: ContentStage
         var device: DeviceProfile
+        var chrome: ChromeMetrics
         var variant: Variant
         var appearance: Appearance { variant.appearance }
         var locale: String? { variant.locale }

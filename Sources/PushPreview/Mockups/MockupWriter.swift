@@ -70,7 +70,7 @@ final class MockupWriter {
         let key = "\(job.output.url.path)|\(images.identity(of: src) ?? src)|\(src)|\(job.device.scale)"
         if let known = sharedNames.value(key) { return known }
         var bytes = entry.bytes, ext = URL(fileURLWithPath: entry.fileName).pathExtension.lowercased()
-        let side = MediaPreparation.largestIconPoints * job.device.scale
+        let side = Int(job.chrome["icon.size"].rounded(.up)) * job.device.scale
         if src.hasPrefix(MediaPreparation.appIconSource), entry.source.uprightSize.width > side || entry.source.uprightSize.height > side {
             bytes = try PNGCodec.encode(try Thumbnailer.thumbnail(entry.bytes, width: side, height: side, fit: .fit), scale: job.device.scale)
             ext = "png"

@@ -32,7 +32,7 @@ struct ViewData {
         let icon = media.appIcon(job, result: &result)
         // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
         let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
-        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device,
+        var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device, chrome: job.chrome,
                                       appearance: job.appearance, locale: job.language, attachmentSources: sources)
         context.textSize = job.textSize
         context.ios = try chrome[job.ios]!.get()
@@ -40,7 +40,7 @@ struct ViewData {
         context.avatarSource = media.avatar(job, result: &result)
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
-        case .critical: context.levelLabel = systemString("Critical Alert", job: job, result: &result)
+        case .critical: context.levelLabel = systemString("Critical", job: job, result: &result) // iOS 18: "⚠ CRITICAL"
         case .active, .passive: break
         }
         return context
