@@ -92,18 +92,36 @@ public struct ProjectInit {
         let userInfoKeys = extensionsCode.userInfoKeys
         if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.map { k in extensionsCode.userInfoTypes[k].map { "\(k) (\($0.rawValue))" } ?? k }.joined(separator: ", ")) }
         // A service extension that downloads and attaches: the keys it makes URLs of are its media.
-        var mediaKeys: [String] = []
+        var mediaKeys: [String] = [], sdks: [PushSDK] = []
+        let catalog = PushSDK.Catalog.standard
         for ext in app.extensions where !ext.isContent {
             let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
+            // The push SDK it hands payloads to: by its code, else by the pods of its own Podfile target.
+            let manifests = SDKRecognition.inManifests(project: project, extensionTarget: ext.target.name, repository: app.repository, catalog: catalog.sdks)
+            let chosen = !serviceCode.sdks.isEmpty ? serviceCode.sdks : serviceCode.downloadsAttachments ? SDKRecognition() : manifests.extensionPods
+            for e in chosen.evidence where !sdks.contains(e.sdk) {
+                sdks.append(e.sdk)
+                let more = (manifests.extensionPods.evidence + manifests.elsewhere.evidence).filter { $0.sdk == e.sdk }.flatMap(\.found).filter { !e.found.contains($0) }
+                found.append("push SDK \(e.sdk.name) in \(ext.target.name): " + (e.found + more).joined(separator: ", ") + " → \"sdks\": [\"\(e.sdk.id)\"]: " + Self.whatSDKDoes(e.sdk))
+                if e.sdk.media.isEmpty, let note = e.sdk.changes.first(where: { $0.field == "attachments" })?.note { problems.append("\(ext.target.name): \(note)") }
+            }
+            if chosen.isEmpty {
+                let others = manifests.extensionPods.evidence + manifests.elsewhere.evidence
+                if !others.isEmpty {
+                    found.append("push SDKs in the manifests, not read as \(ext.target.name)'s (its code neither imports nor calls them): " + others.map { "\($0.sdk.name) (\($0.found.joined(separator: ", ")))" }.joined(separator: "; "))
+                }
+            }
             guard serviceCode.downloadsAttachments else { continue }
             mediaKeys += serviceCode.userInfoTypes.filter { $0.value == .url }.map(\.key).filter { !mediaKeys.contains($0) }
         }
         mediaKeys.sort()
         if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
+        problems += catalog.problems
 
         var settings: [(key: String, value: JSONValue)] = [("$schema", .string(Self.schemaFile)), ("xcode", .string(relative(project.bundle, from: self.folder)))]
         if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
         if !mediaKeys.isEmpty { settings.append(("mediaKeys", .array(mediaKeys.map(JSONValue.string)))) }
+        if !sdks.isEmpty { settings.append(("sdks", .array(sdks.map { .string($0.id) }))) }
         files.append(("pushpreview.json", JSONValue.object(settings).pretty))
 
         // The repository's own payloads first; a sample only for a category none of them shows.
@@ -123,10 +141,12 @@ public struct ProjectInit {
         for category in categories.isEmpty ? [nil] : categories.map(Optional.some) where !shown.contains(category) {
             var name = "payloads/\(category ?? "sample").apns"
             if files.contains(where: { $0.path.lowercased() == name.lowercased() }) { name = "payloads/\(category ?? "sample")-sample.apns" }
-            files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService, userInfoKeys: userInfoKeys, types: types)))
+            // The keys each SDK reads, as its payloads carry them; a category the payload names keeps the SDK's buttons away.
+            let sdkKeys = category == nil ? sdks.flatMap(\.sample) : sdks.flatMap(\.sample).filter { $0.key != sdks.first { $0.actions != nil }?.actions?.keyPath.split(separator: ".").first.map(String.init) }
+            files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService || !sdks.isEmpty, userInfoKeys: userInfoKeys, types: types, sdkKeys: sdkKeys)))
             samples += 1
         }
-        if samples > 0, userInfoKeys.contains(where: { types[$0] == .url }) {
+        if samples > 0, userInfoKeys.contains(where: { types[$0] == .url }) || sdks.contains(where: { !$0.sample.isEmpty }) {
             do { media.append((SamplePayload.imagePath, try SamplePayload.image())) } catch { problems.append("\(SamplePayload.imagePath): cannot be drawn: \(error)") }
         }
         files.sort { $0.path < $1.path }
@@ -168,6 +188,17 @@ public struct ProjectInit {
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
                                         showsTitleAndBody: defaultContentHidden, userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
         return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
+    }
+
+    /// What init's finding says the SDK does: its media keys, its buttons, its changes.
+    static func whatSDKDoes(_ sdk: PushSDK) -> String {
+        var parts: [String] = []
+        if !sdk.media.isEmpty { parts.append("media from " + sdk.media.map(\.keyPath).joined(separator: ", ")) }
+        if let a = sdk.actions { parts.append("buttons from \(a.keyPath)") }
+        let changed = sdk.changes.filter { $0.note == nil }.map(\.field)
+        if !changed.isEmpty { parts.append("changes " + changed.joined(separator: ", ")) }
+        if let gate = sdk.gate { parts.append("only with " + gate.keyPaths.joined(separator: " and ")) }
+        return parts.isEmpty ? "nothing PushPreview can draw is known of it" : parts.joined(separator: "; ")
     }
 
     /// The project's regions as locale names (`pt_BR` is `pt-BR`, the old `English` is `en`),
