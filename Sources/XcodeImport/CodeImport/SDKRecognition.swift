@@ -86,9 +86,9 @@ public struct SDKRecognition: Sendable {
 
     /// The package manifests beside the project: Podfile (only the extension's target when it has
     /// one), Podfile.lock, Package.resolved of the project and its workspace, Cartfile.
-    static func inManifests(project: XcodeProject, extensionTarget: String, repository: Repository, catalog: [PushSDK]) -> (extensionPods: SDKRecognition, elsewhere: SDKRecognition) {
+    static func inManifests(bundle: URL, extensionTarget: String, repository: Repository, catalog: [PushSDK]) -> (extensionPods: SDKRecognition, elsewhere: SDKRecognition) {
         var own = SDKRecognition(), other = SDKRecognition()
-        let folder = project.folder
+        let folder = bundle.deletingLastPathComponent()
         func text(_ url: URL) -> String? { (try? repository.read(url, limit: 4 << 20)).map { String(decoding: $0, as: UTF8.self) } }
         if let podfile = text(folder.appendingPathComponent("Podfile")) {
             var target: String?
@@ -112,8 +112,8 @@ public struct SDKRecognition: Sendable {
                 for pod in sdk.recognise.pods where lock.contains("  - \(pod) (") || lock.contains("  - \(pod)/") { other.add(sdk, "Podfile.lock: \(pod)") }
             }
         }
-        let stem = project.bundle.deletingPathExtension().lastPathComponent
-        for resolved in [project.bundle.appendingPathComponent("project.xcworkspace/xcshareddata/swiftpm/Package.resolved"),
+        let stem = bundle.deletingPathExtension().lastPathComponent
+        for resolved in [bundle.appendingPathComponent("project.xcworkspace/xcshareddata/swiftpm/Package.resolved"),
                          folder.appendingPathComponent("\(stem).xcworkspace/xcshareddata/swiftpm/Package.resolved"),
                          folder.appendingPathComponent("Package.resolved")] {
             guard let json = text(resolved)?.lowercased() else { continue }

@@ -97,7 +97,7 @@ public struct ProjectInit {
         for ext in app.extensions where !ext.isContent {
             let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
             // The push SDK it hands payloads to: by its code, else by the pods of its own Podfile target.
-            let manifests = SDKRecognition.inManifests(project: project, extensionTarget: ext.target.name, repository: app.repository, catalog: catalog.sdks)
+            let manifests = SDKRecognition.inManifests(bundle: project.bundle, extensionTarget: ext.target.name, repository: app.repository, catalog: catalog.sdks)
             let chosen = !serviceCode.sdks.isEmpty ? serviceCode.sdks : serviceCode.downloadsAttachments ? SDKRecognition() : manifests.extensionPods
             for e in chosen.evidence where !sdks.contains(e.sdk) {
                 sdks.append(e.sdk)
