@@ -4,8 +4,9 @@ import Payload
 /// The one rule for "this payload value is media", which the service stage says of a value it
 /// attached from no key and `validate` reports the same way: a `data:` image, audio or video; an
 /// http(s) URL of a media file, or without a file extension at a key that names media (the bytes
-/// decide its type once downloaded); a file the project's media roots hold, of a media type by its
-/// extension or with none (its bytes decide).
+/// decide its type once downloaded); a file the project's media roots hold at such a key, of a
+/// media type by its extension or with none (its bytes decide). A value the settings' templates
+/// read (a sender's avatar) is drawn through them.
 public struct MediaRule: Sendable {
     let folders: ServiceFolders
 
@@ -26,7 +27,16 @@ public struct MediaRule: Sendable {
         guard !lower.contains(":") || lower.hasPrefix("file:"), !value.isEmpty, value.count < 1024 else { return false }
         let file = lower.hasPrefix("file:") ? URL(string: value)?.path ?? value : value
         guard let url = folders.mediaFile(file), folders.media.isFile(url) else { return false }
-        return MediaType(fileExtension: url.pathExtension) != nil || url.pathExtension.isEmpty
+        // A local file may be for a template to show (a poster): only at a key that names media.
+        return (MediaType(fileExtension: url.pathExtension) != nil || url.pathExtension.isEmpty) && Self.namesMedia(path)
+    }
+
+    /// Whether a template of the settings (`set`, `enrich`, `communication`) reads the key: its
+    /// value is then drawn through that template (a sender's avatar), not left out.
+    func readByTemplates(_ path: String) -> Bool {
+        let settings = folders.settings
+        let templates = (settings.set + settings.enrich.flatMap(\.set)).map(\.template) + Array(settings.communication.values)
+        return templates.contains { $0.contains(path) }
     }
 
     /// Whether a key path has a part that names media: its words split at punctuation and case.
@@ -44,7 +54,7 @@ public struct MediaRule: Sendable {
 
     /// The values of `userInfo` that are media but were attached from no key (`attachedFrom`).
     public func unattached(_ userInfo: Any, attachedFrom: Set<String>) -> [(path: String, value: String)] {
-        KeyPath.strings(in: userInfo).filter { !attachedFrom.contains($0.path) && isMedia($0.value, at: $0.path) }
+        KeyPath.strings(in: userInfo).filter { !attachedFrom.contains($0.path) && isMedia($0.value, at: $0.path) && !readByTemplates($0.path) }
     }
 }
 
