@@ -34,6 +34,8 @@ public struct PushSDK: Sendable, Equatable {
         public var packages: [String] = []
         /// Carthage entries, as `owner/name` (Cartfile).
         public var carthage: [String] = []
+        /// Superclasses and calls of a content extension whose view the SDK draws itself.
+        public var contentViews: [String] = []
         public var source: String = ""
     }
 
@@ -159,6 +161,7 @@ public struct PushSDK: Sendable, Equatable {
         recognise = Recognition(imports: try strings(r["imports"], "recognise.imports"), superclasses: try strings(r["superclasses"], "recognise.superclasses"),
                                 calls: try strings(r["calls"], "recognise.calls"), pods: try strings(r["pods"], "recognise.pods"),
                                 packages: try strings(r["packages"], "recognise.packages"), carthage: try strings(r["carthage"], "recognise.carthage"),
+                                contentViews: try strings(r["contentViews"], "recognise.contentViews"),
                                 source: try string(r["source"], "recognise.source"))
         if let g = json["gate"] {
             gate = Gate(keyPaths: try strings(g["keyPaths"], "gate.keyPaths"), source: try string(g["source"], "gate.source"))

@@ -28,6 +28,20 @@ struct SDKRecognitionTests {
         #expect(found.evidence.first?.found.allSatisfy { $0.contains("(\(name):") } == true)
     }
 
+    @Test(arguments: [("clevertap", "import CTNotificationContent\n\nclass NotificationViewController: CTNotificationViewController {}\n"),
+                      ("braze", "import BrazePushStory\n\nclass NotificationViewController: BrazePushStory.NotificationViewController {}\n"),
+                      ("moengage", "func didReceive(_ n: UNNotification) {\n  MoEngageSDKRichNotification.addPushTemplate(toController: self, withNotification: n)\n}\n")])
+    func aContentViewTheSDKDrawsIsKnown(_ id: String, _ source: String) {
+        let found = SDKRecognition.inSources([("NotificationViewController.swift", Array(source.utf8))], catalog: Self.catalog)
+        #expect(found.contentView?.sdk.id == id && found.contentView?.at.contains("NotificationViewController.swift:") == true, "\(String(describing: found.contentView))")
+    }
+
+    @Test func aSamplesButtonsAreLeftOutWhereItsCategoryKeepsThemAway() {
+        let members: [(key: String, value: JSONValue)] = [("pe", .object([("tag", .string("t")), ("ab", .array([]))]))]
+        let kept = ProjectInit.removing(["pe", "ab"], from: members)
+        #expect(kept.count == 1 && kept[0].value["tag"] == .string("t") && kept[0].value["ab"] == nil)
+    }
+
     @Test func aCommentedImportIsNoEvidence() {
         let found = SDKRecognition.inSources([("A.swift", Array("// import KlaviyoSwiftExtension\nimport Foundation\n".utf8))], catalog: Self.catalog)
         #expect(found.isEmpty)

@@ -60,7 +60,11 @@ public struct CodeImport: Sendable {
         var swiftFiles: [(name: String, bytes: [UInt8])] = []
         var facts: [SourceFacts] = []
         var sources: [[UInt8]] = [], named: [(name: String, bytes: [UInt8])] = []
-        for url in files.sorted(by: { relative($0) < relative($1) }) {
+        // An Objective-C class's header beside its .m, which targets do not list: it names the superclass.
+        let listed = Set(files.map(\.standardizedFileURL.path))
+        let headers = files.filter { ["m", "mm"].contains($0.pathExtension.lowercased()) }.map { $0.deletingPathExtension().appendingPathExtension("h") }
+            .filter { !listed.contains($0.standardizedFileURL.path) && repository.contains($0) && ((try? repository.read($0, limit: maxFileSize)) != nil) }
+        for url in (files + headers).sorted(by: { relative($0) < relative($1) }) {
             let name = relative(url), ext = url.pathExtension.lowercased()
             guard ["swift", "m", "mm", "h"].contains(ext) else { continue }
             let data: [UInt8]

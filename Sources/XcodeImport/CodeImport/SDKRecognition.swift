@@ -14,6 +14,8 @@ public struct SDKRecognition: Sendable {
 
     /// SDK id → what was found, in the catalog's order.
     public private(set) var evidence: [Evidence] = []
+    /// A content extension whose view an SDK draws (`CTNotificationViewController`): the SDK and where.
+    public private(set) var contentView: (sdk: PushSDK, at: String)?
 
     mutating func add(_ sdk: PushSDK, _ what: String) {
         if let i = evidence.firstIndex(where: { $0.sdk.id == sdk.id }) {
@@ -37,6 +39,9 @@ public struct SDKRecognition: Sendable {
                 for sdk in catalog {
                     if let module, sdk.recognise.imports.contains(module) { r.add(sdk, "imports \(module) (\(at))") }
                     if let superclass, sdk.recognise.superclasses.contains(superclass) { r.add(sdk, "subclasses \(superclass) (\(at))") }
+                    if r.contentView == nil, let view = sdk.recognise.contentViews.first(where: { $0 == superclass || calls($0, in: trimmed) }) {
+                        r.contentView = (sdk, "\(view) (\(at))")
+                    }
                     // `A.b` and `b` on one line are one call.
                     let matched = sdk.recognise.calls.filter { calls($0, in: trimmed) }
                     for call in matched where !matched.contains(where: { $0 != call && $0.contains(call) }) { r.add(sdk, "calls \(call) (\(at))") }

@@ -73,7 +73,14 @@ public struct ProjectInit {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
-            let (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
+            var (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
+            // A view the SDK draws: no storyboard or code of the app's shows it, so the template is a stand-in, said on every mock-up.
+            if let (sdk, at) = extensionCode.sdks.contentView {
+                let what = "\(ext.target.name) shows \(sdk.name)'s own content view (\(at)), which PushPreview does not draw: the template is a stand-in"
+                template = "{{! warning: \(what) }}\n" + template
+                problems.append(what)
+                drawnInCode = nil
+            }
             var written: [String] = []
             for category in categories {
                 guard Self.isFileName(category) else { problems.append("\(ext.target.name): category \"\(category)\" cannot name a template file; write Templates/… and set its template in categories.json"); continue }
@@ -142,7 +149,8 @@ public struct ProjectInit {
             var name = "payloads/\(category ?? "sample").apns"
             if files.contains(where: { $0.path.lowercased() == name.lowercased() }) { name = "payloads/\(category ?? "sample")-sample.apns" }
             // The keys each SDK reads, as its payloads carry them; a category the payload names keeps the SDK's buttons away.
-            let sdkKeys = category == nil ? sdks.flatMap(\.sample) : sdks.flatMap(\.sample).filter { $0.key != sdks.first { $0.actions != nil }?.actions?.keyPath.split(separator: ".").first.map(String.init) }
+            var sdkKeys = sdks.flatMap(\.sample)
+            if category != nil { for path in sdks.compactMap(\.actions?.keyPath) { sdkKeys = Self.removing(path.split(separator: ".").map(String.init), from: sdkKeys) } }
             files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService || !sdks.isEmpty, userInfoKeys: userInfoKeys, types: types, sdkKeys: sdkKeys)))
             samples += 1
         }
@@ -188,6 +196,17 @@ public struct ProjectInit {
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
                                         showsTitleAndBody: defaultContentHidden, userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
         return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
+    }
+
+    /// `members` without the value at `path` (an SDK's buttons, which a payload's own category keeps away).
+    static func removing(_ path: [String], from members: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        guard let first = path.first else { return members }
+        return members.compactMap { m in
+            guard m.key == first else { return m }
+            if path.count == 1 { return nil }
+            guard case .object(let inner) = m.value else { return m }
+            return (m.key, .object(removing(Array(path.dropFirst()), from: inner)))
+        }
     }
 
     /// What init's finding says the SDK does: its media keys, its buttons, its changes.
