@@ -95,15 +95,8 @@ public struct SDKRecognition: Sendable {
         var own = SDKRecognition(), other = SDKRecognition()
         let folder = bundle.deletingLastPathComponent()
         func text(_ url: URL) -> String? { (try? repository.read(url, limit: 4 << 20)).map { String(decoding: $0, as: UTF8.self) } }
-        if let podfile = text(folder.appendingPathComponent("Podfile")) {
-            var target: String?
-            var byTarget: [String?: [String]] = [:]
-            for line in podfile.split(separator: "\n") {
-                let t = line.trimmingCharacters(in: .whitespaces)
-                if t.hasPrefix("target "), let name = quoted(t) { target = name; continue }
-                if t.hasPrefix("pod "), let name = quoted(t) { byTarget[target, default: []].append(name) }
-            }
-            for (target, pods) in byTarget {
+        do {
+            for (target, pods) in podfileTargets(bundle: bundle, repository: repository).sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
                 for sdk in catalog {
                     for pod in pods where sdk.recognise.pods.contains(pod) || sdk.recognise.pods.contains(String(pod.prefix { $0 != "/" })) {
                         if target == extensionTarget { own.add(sdk, "Podfile target \(extensionTarget): pod \(pod)") }
@@ -134,6 +127,18 @@ public struct SDKRecognition: Sendable {
             }
         }
         return (own, other)
+    }
+
+    /// The Podfile beside the project: target name (nil before any target) → its pods.
+    static func podfileTargets(bundle: URL, repository: Repository) -> [String?: [String]] {
+        guard let bytes = try? repository.read(bundle.deletingLastPathComponent().appendingPathComponent("Podfile"), limit: 4 << 20) else { return [:] }
+        var target: String?, byTarget: [String?: [String]] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("target "), let name = quoted(t) { target = name; continue }
+            if t.hasPrefix("pod "), let name = quoted(t) { byTarget[target, default: []].append(name) }
+        }
+        return byTarget
     }
 
     /// The first quoted name on a line (`pod 'X'`, `target "Y" do`).

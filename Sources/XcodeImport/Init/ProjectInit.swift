@@ -121,6 +121,16 @@ public struct ProjectInit {
             guard serviceCode.downloadsAttachments else { continue }
             mediaKeys += serviceCode.userInfoTypes.filter { $0.value == .url }.map(\.key).filter { !mediaKeys.contains($0) }
         }
+        // A Podfile target with a push SDK's pods that the project does not build: an extension on disk only.
+        if !hasService {
+            let built = Set(project.targets.map(\.name))
+            for case let (target?, pods) in SDKRecognition.podfileTargets(bundle: project.bundle, repository: app.repository).sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) where !built.contains(target) {
+                for sdk in catalog.sdks where !sdk.media.isEmpty {
+                    guard let pod = pods.first(where: { sdk.recognise.pods.contains($0) }) else { continue }
+                    problems.append("Podfile: target \(target) has \(sdk.name)'s pod \(pod), but \(project.bundle.lastPathComponent) builds no target \(target): that service extension is not in the app, so nothing of \(sdk.name) is drawn")
+                }
+            }
+        }
         mediaKeys.sort()
         if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
         problems += catalog.problems
