@@ -40,7 +40,7 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim", "Checked", "ConfinedFiles"]),
-        .target(name: "Payload", dependencies: ["Diagnostics", "Checked", "CXML2"]),
+        .target(name: "Payload", dependencies: ["Diagnostics", "Checked", "CXML2", "ConfinedFiles"]),
         .target(name: "ServiceStage", dependencies: ["Diagnostics", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked", "ConfinedFiles"]),
         .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked", "ConfinedFiles"]),
         .target(name: "Styling", dependencies: ["Diagnostics", "Templating", "Typography", "Checked"]),

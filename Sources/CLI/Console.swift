@@ -1,3 +1,4 @@
+import ConfinedFiles
 import Foundation
 import PushPreview
 

@@ -1,4 +1,5 @@
 import Checked
+import ConfinedFiles
 import Foundation
 import PushPreview
 

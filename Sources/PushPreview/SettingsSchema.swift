@@ -23,6 +23,7 @@ public enum SettingsSchema {
         "mediaRoots": {"$ref": "#/$defs/strings", "description": "Folders, relative to the project, that local attachments may be read from (default [\"media\"])."},
         "allowedHosts": {"$ref": "#/$defs/strings", "description": "Hosts (host or host:port) attachments may be downloaded from (default none)."},
         "mediaKeys": {"$ref": "#/$defs/strings", "description": "Payload keys whose URLs are attached as media (default [\"image-url\", \"attachment-url\", \"media-url\"])."},
+        "sdks": {"$ref": "#/$defs/strings", "description": "Push SDKs the service extension calls, by their file in Templates/sdks (\"firebase-messaging\", \"klaviyo\", …): their media keys are attached, their buttons built and their changes made, as each SDK does."},
         "attachmentOptions": {
           "type": "object", "additionalProperties": false,
           "description": "Where each attachment option is in the payload, when not at attachment-options.NAME: option name → key path.",

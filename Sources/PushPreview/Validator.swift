@@ -122,15 +122,28 @@ public struct Validator {
             let (payload, diagnostics) = try PayloadParser.parse(data, file: file.path)
             var findings = diagnostics
             if let unknown = Self.unknownCategory(payload.category, file: file.path, in: project.content) { findings.append(unknown) }
+            findings += Self.unattachedMedia(payload, file: file.path, project: project)
             return findings
         } catch {
             return error.diagnostics
         }
     }
 
-    /// A payload's `aps.category` that neither categories.json nor an extension knows.
+    /// What looks like media in a payload but is attached from no key: never drawn (MediaRule, the
+    /// rule the service stage says the same by on the mock-up).
+    static func unattachedMedia(_ payload: Payload, file: String, project: Project) -> [Diagnostic] {
+        let settings = project.service
+        let sdks = settings.sdks.isEmpty ? "" : " nor a media key of \(settings.sdks.map(\.name).joined(separator: ", "))"
+        return MediaRule(folders: project.serviceFolders).unattached(payload.userInfo, settings: settings).map { m in
+            Diagnostic(.warning, code: "media.unattached", file: file, keyPath: m.path,
+                       "\(m.value.prefix(80)) looks like media, but \(m.path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))\(sdks): it is not drawn")
+        }
+    }
+
+    /// A payload's `aps.category` that neither categories.json nor an extension knows: no
+    /// actions and no custom view, whether or not the project defines any category.
     static func unknownCategory(_ id: String?, file: String, in config: ContentConfiguration) -> Diagnostic? {
-        guard let id, config.category(id) == nil, config.contentExtension(for: id) == nil, !config.categories.isEmpty || !config.extensions.isEmpty else { return nil }
+        guard let id, config.category(id) == nil, config.contentExtension(for: id) == nil else { return nil }
         let near = (config.categories.map(\.identifier) + config.extensions.flatMap(\.categories)).first { $0.lowercased() == id.lowercased() }
         return Diagnostic(.warning, code: "category.unknown", file: file, keyPath: "aps.category", "\"\(id)\" is not a category of this project"
                           + (near.map { " (category identifiers are case-sensitive: did you mean \"\($0)\"?)" } ?? "") + "; no actions are shown")

@@ -16,6 +16,9 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
     private let lock = NSLock()
     private var contentHandler: ((UNNotificationContent) -> Void)?
     private var bestAttempt: UNMutableNotificationContent?
+    private var registered: DeliveredNotification.RegisteredCategory?
+    /// The category a push SDK built from the payload's buttons, as it would register it.
+    var registeredCategory: DeliveredNotification.RegisteredCategory? { lock.withLock { registered } }
 
     init(settings: ServiceSettings, folders: ServiceFolders, trace: TraceRecorder, deadline: Date, localize: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.localize = localize
@@ -65,19 +68,39 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 return ((), r.outcome, r.bytes, r.message, false)
             }
         }
+        // What each push SDK the extension calls does: its changes, its buttons, its media keys.
+        var sdkMedia: [(path: String, reference: String, said: String)] = []
+        for sdk in settings.sdks {
+            let step = SDKStep(sdk: sdk)
+            if let gate = sdk.gate, case let missing = step.missingGateKeys(content.userInfo), !missing.isEmpty {
+                trace.add(.init(step: "sdk", outcome: "not handled", message: "\(sdk.name) acts only on payloads with \(gate.keyPaths.joined(separator: " and ")), and this one lacks \(missing.joined(separator: ", ")): nothing of it is done, \(sdk.said(gate.source))"))
+                continue
+            }
+            step.applyChanges(content).forEach { trace.add($0) }
+            let (category, said) = step.category(content, request: request.identifier)
+            if let said { trace.add(said) }
+            if let category { lock.withLock { registered = category } }
+            let (references, problems) = step.media(content.userInfo)
+            problems.forEach { trace.add($0, mediaFailed: true) }
+            sdkMedia += references
+        }
         // Text is final now: it is the best attempt while media downloads.
         lock.withLock { bestAttempt = content.mutableCopy() as? UNMutableNotificationContent }
 
         let options = attachmentOptions(content.userInfo)
+        var references: [(path: String, value: Any, said: String?)] = []
         for key in settings.mediaKeys {
-            let value: Any
             switch KeyPath(key).lookup(in: content.userInfo) {
-            case .found(let v): value = v
+            case .found(let v): references.append((key, v, nil))
             case .missing: continue
             case .wrongType(let at, let found):
                 trace.add(.init(step: "attach", outcome: "not attached", message: "mediaKeys \(key): \(at) is \(found), not an object; nothing attached from it"))
                 continue
             }
+        }
+        references += sdkMedia.filter { m in !references.contains { $0.path == m.path } }.map { ($0.path, $0.reference as Any, $0.said) }
+        for (key, value, said) in references {
+            let as_ = said.map { ", \($0)" } ?? ""
             trace.time("attach") { () -> (Void, outcome: String, bytes: Int, message: String, mediaFailed: Bool) in
                 guard let reference = value as? String else {
                     return ((), UNError.Code.attachmentInvalidURL.outcome, 0, "\(key): expected a string, got \(KeyPath.typeName(value))", true)
@@ -85,18 +108,20 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                 do {
                     let a = try attachStep.attach(reference, identifier: "attachment-\(content.attachments.count + 1)", options: options, deadline: deadline)
                     content.attachments.append(a.attachment)
-                    return ((), a.cacheHit ? "cache hit" : "attached", a.bytes, "\(key): \(reference.prefix(120)) (\(a.attachment.type))", false)
+                    return ((), a.cacheHit ? "cache hit" : "attached", a.bytes, "\(key): \(reference.prefix(120)) (\(a.attachment.type))\(as_)", false)
                 } catch let error as UNError {
-                    return ((), error.code.outcome, 0, "\(key): \(error.message)", true)
+                    return ((), error.code.outcome, 0, "\(key): \(error.message)\(as_)", true)
                 } catch {
-                    return ((), "failed", 0, "\(key): \(error)", true)
+                    return ((), "failed", 0, "\(key): \(error)\(as_)", true)
                 }
             }
         }
-        // A payload value that is media but is not named by mediaKeys is never attached: say so.
-        for (path, reference) in KeyPath.strings(in: content.userInfo) where !settings.mediaKeys.contains(path) && Self.looksLikeMedia(reference) {
+        // A payload value that is media but is attached from no key is never drawn: say so.
+        let attachedFrom = Set(references.map(\.path))
+        for (path, reference) in MediaRule(folders: folders).unattached(content.userInfo, attachedFrom: attachedFrom) {
             trace.add(.init(step: "attach", outcome: "not attached",
-                            message: "\(path): \(reference.prefix(80)) looks like media, but \(path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"))
+                            message: "\(path): \(reference.prefix(80)) looks like media, but \(path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"
+                                + (settings.sdks.isEmpty ? "" : " nor a media key of \(settings.sdks.map(\.name).joined(separator: ", "))")))
         }
         lock.withLock { bestAttempt = content }
         contentHandler(content)
@@ -155,16 +180,6 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
                         message: "serviceExtensionTimeWillExpire: delivering what was ready"), mediaFailed: true)
         attachStep.cancel()
         if let handler, let best { handler(best) }
-    }
-
-    /// An http(s) URL of an image, audio or movie file, or a `data:` one.
-    static func looksLikeMedia(_ s: String) -> Bool {
-        let lower = s.lowercased()
-        if lower.hasPrefix("data:image/") || lower.hasPrefix("data:audio/") || lower.hasPrefix("data:video/") { return true }
-        // Remote media only: a local path may well be for a template to show (a video's poster).
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
-        let path = URL(string: s)?.path ?? s
-        return MediaType(fileExtension: URL(fileURLWithPath: path).pathExtension) != nil
     }
 
     /// The attachment options, as UNNotificationAttachment options: each read at its key path

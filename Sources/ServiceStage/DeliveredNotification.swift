@@ -21,6 +21,29 @@ public struct DeliveredNotification: Sendable {
     public var summaryArgumentCount: Int?
     /// Set when the extension donated a messaging intent: the sender (and group) iOS shows.
     public var communication: Communication?
+    /// The category a push SDK built from the payload and registered while delivering it.
+    public var registeredCategory: RegisteredCategory?
+
+    /// A category the extension registers at delivery (`setNotificationCategories`), as push SDKs
+    /// do with buttons the payload names; `said` is where that behaviour comes from.
+    public struct RegisteredCategory: Sendable, Equatable {
+        public struct Action: Sendable, Equatable {
+            public var identifier: String
+            public var title: String
+            public var foreground = false
+            public var destructive = false
+            /// Text input: the button's title and placeholder.
+            public var textInput: (button: String?, placeholder: String?)?
+            public init(identifier: String, title: String) { self.identifier = identifier; self.title = title }
+            public static func == (a: Action, b: Action) -> Bool {
+                a.identifier == b.identifier && a.title == b.title && a.foreground == b.foreground && a.destructive == b.destructive
+                    && a.textInput?.button == b.textInput?.button && a.textInput?.placeholder == b.textInput?.placeholder && (a.textInput == nil) == (b.textInput == nil)
+            }
+        }
+        public var identifier: String
+        public var actions: [Action]
+        public var said: String
+    }
 
     public struct Communication: Sendable, Equatable {
         public var senderName: String
@@ -83,7 +106,7 @@ public struct ServiceTrace: Sendable, Equatable {
     public init() {}
 
     /// The outcomes of steps that did what was asked; every other step fell back somehow.
-    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated", "set"]
+    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated", "set", "registered"]
 
     /// Each step that fell back (a failed decrypt or download, a missing translation, no
     /// enrichment record, the time budget), as a warning every mock-up of the notification shows.

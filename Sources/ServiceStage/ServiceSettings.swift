@@ -9,6 +9,7 @@ import Templating
 /// "timeBudget": 30,
 /// "mediaRoots": ["media"], "allowedHosts": ["cdn.example.com", "127.0.0.1:8080"],
 /// "mediaKeys": ["image-url", "attachment-url", "media-url"],
+/// "sdks": ["klaviyo"],   (Templates/sdks/klaviyo.json: the push SDK the extension calls)
 /// "decrypt": {"payloadKey": "encrypted", "keyIdKey": "key-id", "keys": "app-group/keys.json"},
 ///   or {"scheme": "webpush", "payloadKey": "p", "keys": "app-group/webpush.json",
 ///       "contentEncoding": "aesgcm", "saltKey": "s", "senderKeyKey": "k", "encoding": "z85",
@@ -23,6 +24,9 @@ public struct ServiceSettings: Sendable {
     public var mediaRoots = ["media"]
     public var allowedHosts: [String] = []
     public var mediaKeys = ["image-url", "attachment-url", "media-url"]
+    /// The push SDKs the service extension hands payloads to (`Templates/sdks/ID.json`): their
+    /// media keys are attached, their buttons built and their changes made, as each SDK does.
+    public var sdks: [PushSDK] = []
     /// Where each attachment option is, when not at `attachment-options.NAME`: option name → key path.
     public var attachmentOptions: [String: String] = [:]
     public static let attachmentOptionNames = ["type-hint", "thumbnail-hidden", "thumbnail-time", "thumbnail-clipping-rect"]
@@ -109,7 +113,7 @@ public struct ServiceSettings: Sendable {
         return templates.contains { $0.contains("{{#prefix:") || $0.contains("{{#suffix:") }
     }
 
-    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "attachmentOptions", "decrypt", "enrich", "set", "communication"]
+    public static let keys: Set<String> = ["timeBudget", "mediaRoots", "allowedHosts", "mediaKeys", "sdks", "attachmentOptions", "decrypt", "enrich", "set", "communication"]
 
     /// Reads the keys above from the settings object; errors name the file and key.
     public init(settings: JSONValue, file: String) throws(SettingsError) {
@@ -130,6 +134,15 @@ public struct ServiceSettings: Sendable {
         if let v = settings["mediaRoots"] { mediaRoots = try strings(v, "mediaRoots") }
         if let v = settings["allowedHosts"] { allowedHosts = try strings(v, "allowedHosts") }
         if let v = settings["mediaKeys"] { mediaKeys = try strings(v, "mediaKeys") }
+        if let v = settings["sdks"] {
+            let catalog = PushSDK.Catalog.standard
+            for id in try strings(v, "sdks") {
+                guard let sdk = catalog.sdk(id) else {
+                    throw fail("sdks", "no push SDK \"\(id)\" in Templates/sdks; known: \(catalog.sdks.map(\.id).joined(separator: ", "))" + (catalog.problems.isEmpty ? "" : " (\(catalog.problems.joined(separator: "; ")))"))
+                }
+                sdks.append(sdk)
+            }
+        }
         if let v = settings["attachmentOptions"] {
             guard case .object(let members) = v else { throw fail("attachmentOptions", "expected an object: option name → key path, got \(v.typeName)") }
             for (name, path) in members {

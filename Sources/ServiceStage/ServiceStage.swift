@@ -58,6 +58,10 @@ public struct ServiceStage: Sendable {
         }
         var note = delivered(outcome.content, trace: trace)
         note.trace.ran = true
+        // The category is registered with the content it was built for: not when the original is shown.
+        if outcome.delivered, let category = (instance as? BuiltInServiceExtension)?.registeredCategory, category.identifier == note.category {
+            note.registeredCategory = category
+        }
         note.trace.level = !outcome.delivered || note.trace.level == .original ? .original
             : outcome.deliveredOnExpiry || trace.mediaFailed ? .textOnly : .full
         return note

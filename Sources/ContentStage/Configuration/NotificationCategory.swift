@@ -2,6 +2,7 @@ import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
+import ServiceStage
 
 /// A `UNNotificationAction` (reference §6.1–6.2); a text-input action when `textInput` is set.
 public struct NotificationAction: Sendable, Equatable {
@@ -201,5 +202,23 @@ extension NotificationAction {
         case let other?: issue(.error, inputAt, "expected true or an object {buttonTitle, placeholder}, got \(other.typeName)")
         }
         return action
+    }
+}
+
+extension NotificationCategory {
+    /// A category the service extension registered at delivery, with its actions.
+    public init(registered r: DeliveredNotification.RegisteredCategory) {
+        identifier = r.identifier
+        actions = r.actions.map { a in
+            var action = NotificationAction(identifier: a.identifier, title: a.title)
+            action.options = (a.destructive ? [.destructive] : []) + (a.foreground ? [.foreground] : [])
+            if let input = a.textInput {
+                var t = NotificationAction.TextInput()
+                if let button = input.button { t.buttonTitle = button; t.buttonTitleIsSystemDefault = false }
+                t.placeholder = input.placeholder ?? ""
+                action.textInput = t
+            }
+            return action
+        }
     }
 }

@@ -152,14 +152,15 @@ public final class MockupRenderer {
 
         // The category: its extension (Info.plist), actions (categories.json) and view settings.
         let ext = config.contentExtension(for: n.category)
-        let category = config.category(n.category)
+        // A category the extension registered while delivering (a push SDK's buttons) when the project defines none.
+        let category = config.category(n.category) ?? n.registeredCategory.map(NotificationCategory.init(registered:))
         let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
         // The project's own issues are said once per run (Project.issues); a mock-up carries those
         // about its category, with their severity.
         base.warnings += config.issues.filter { $0.category != nil && $0.category == n.category }.map(\.printed)
         if ext != nil, category == nil, let id = n.category {  // validate's finding about the extension, on its mock-ups
             base.warnings.append(Diagnostic(.warning, file: ext!.file, keyPath: Validator.categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions").description)
-        } else if let unknown = Validator.unknownCategory(n.category, file: job.payloadFile.path, in: config) {
+        } else if n.registeredCategory == nil, let unknown = Validator.unknownCategory(n.category, file: job.payloadFile.path, in: config) {
             base.warnings.append(unknown.description)
         }
         var customView: ContentStage.CustomView?

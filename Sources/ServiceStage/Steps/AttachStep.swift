@@ -34,7 +34,7 @@ final class AttachStep: @unchecked Sendable {
     func attach(_ reference: String, identifier: String, options: [AnyHashable: Any], deadline: Date) throws(UNError) -> Attached {
         let lower = reference.lowercased()
         let hint = (options[UNNotificationAttachmentOptionsTypeHintKey] as? String).flatMap(MediaType.init(uti:))
-        let file: URL, bytes: [UInt8], cacheHit: Bool
+        var file: URL, bytes: [UInt8], cacheHit: Bool
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             (file, bytes, cacheHit) = try download(reference, hint: hint, deadline: deadline)
         } else if lower.hasPrefix("data:") {
@@ -43,6 +43,8 @@ final class AttachStep: @unchecked Sendable {
         } else if lower.hasPrefix("file:") || !lower.contains(":") {
             (file, bytes) = try local(reference)
             cacheHit = false
+            // A media file without a known extension is typed by its bytes, as a download is.
+            if hint == nil, MediaType(fileExtension: file.pathExtension) == nil { (file, bytes) = try store(bytes) }
         } else {
             throw UNError(.attachmentInvalidURL, "\(reference.prefix(80)): only http(s) to allowed hosts, media files and data: URLs are attached")
         }

@@ -1,6 +1,7 @@
 import Checked
 import ConfinedFiles
 import Foundation
+import Payload
 
 /// What an app's Swift and Objective-C sources say about its notifications (issue 15): the
 /// categories and actions it registers, the userInfo keys its extensions read, and which content
@@ -25,6 +26,8 @@ public struct CodeImport: Sendable {
     /// Whether the code downloads (`URLSession`, `Data(contentsOf:)`) and makes attachments: the
     /// keys it reads as URLs then name media, as a service extension's `mediaKeys`.
     public var downloadsAttachments = false
+    /// The push SDKs the code imports, subclasses or calls (`Templates/sdks`), each with where.
+    public var sdks = SDKRecognition()
     /// `"RELATIVE/FILE.swift:LINE:COL: message"` (no position where the whole file is concerned).
     public var problems: [String] = []
 
@@ -56,8 +59,12 @@ public struct CodeImport: Sendable {
         }
         var swiftFiles: [(name: String, bytes: [UInt8])] = []
         var facts: [SourceFacts] = []
-        var sources: [[UInt8]] = []
-        for url in files.sorted(by: { relative($0) < relative($1) }) {
+        var sources: [[UInt8]] = [], named: [(name: String, bytes: [UInt8])] = []
+        // An Objective-C class's header beside its .m, which targets do not list: it names the superclass.
+        let listed = Set(files.map(\.standardizedFileURL.path))
+        let headers = files.filter { ["m", "mm"].contains($0.pathExtension.lowercased()) }.map { $0.deletingPathExtension().appendingPathExtension("h") }
+            .filter { !listed.contains($0.standardizedFileURL.path) && repository.contains($0) && ((try? repository.read($0, limit: maxFileSize)) != nil) }
+        for url in (files + headers).sorted(by: { relative($0) < relative($1) }) {
             let name = relative(url), ext = url.pathExtension.lowercased()
             guard ["swift", "m", "mm", "h"].contains(ext) else { continue }
             let data: [UInt8]
@@ -71,6 +78,7 @@ public struct CodeImport: Sendable {
                 continue
             }
             sources.append(data)
+            named.append((name, data))
             if ext == "swift" { swiftFiles.append((name, data)) } else {
                 Activity.now("reading \(name)")
                 facts.append(ObjCSourceReader.read(data, file: name))
@@ -83,6 +91,7 @@ public struct CodeImport: Sendable {
         }
         result.build(from: facts)
         result.readTypes(sources)
+        result.sdks = SDKRecognition.inSources(named, catalog: PushSDK.Catalog.standard.sdks)
         return result
     }
 

@@ -73,7 +73,14 @@ public struct ProjectInit {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
-            let (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
+            var (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
+            // A view the SDK draws: no storyboard or code of the app's shows it, so the template is a stand-in, said on every mock-up.
+            if let (sdk, at) = extensionCode.sdks.contentView {
+                let what = "\(ext.target.name) shows \(sdk.name)'s own content view (\(at)), which PushPreview does not draw: the template is a stand-in"
+                template = "{{! warning: \(what) }}\n" + template
+                problems.append(what)
+                drawnInCode = nil
+            }
             var written: [String] = []
             for category in categories {
                 guard Self.isFileName(category) else { problems.append("\(ext.target.name): category \"\(category)\" cannot name a template file; write Templates/… and set its template in categories.json"); continue }
@@ -92,18 +99,46 @@ public struct ProjectInit {
         let userInfoKeys = extensionsCode.userInfoKeys
         if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.map { k in extensionsCode.userInfoTypes[k].map { "\(k) (\($0.rawValue))" } ?? k }.joined(separator: ", ")) }
         // A service extension that downloads and attaches: the keys it makes URLs of are its media.
-        var mediaKeys: [String] = []
+        var mediaKeys: [String] = [], sdks: [PushSDK] = []
+        let catalog = PushSDK.Catalog.standard
         for ext in app.extensions where !ext.isContent {
             let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
+            // The push SDK it hands payloads to: by its code, else by the pods of its own Podfile target.
+            let manifests = SDKRecognition.inManifests(bundle: project.bundle, extensionTarget: ext.target.name, repository: app.repository, catalog: catalog.sdks)
+            let chosen = !serviceCode.sdks.isEmpty ? serviceCode.sdks : serviceCode.downloadsAttachments ? SDKRecognition() : manifests.extensionPods
+            for e in chosen.evidence where !sdks.contains(e.sdk) {
+                sdks.append(e.sdk)
+                let more = (manifests.extensionPods.evidence + manifests.elsewhere.evidence).filter { $0.sdk == e.sdk }.flatMap(\.found).filter { !e.found.contains($0) }
+                found.append("push SDK \(e.sdk.name) in \(ext.target.name): " + (e.found + more).joined(separator: ", ") + " → \"sdks\": [\"\(e.sdk.id)\"]: " + Self.whatSDKDoes(e.sdk))
+                if e.sdk.media.isEmpty, let note = e.sdk.changes.first(where: { $0.field == "attachments" })?.note { problems.append("\(ext.target.name): \(note)") }
+            }
+            if chosen.isEmpty {
+                let others = manifests.extensionPods.evidence + manifests.elsewhere.evidence
+                if !others.isEmpty {
+                    found.append("push SDKs in the manifests, not read as \(ext.target.name)'s (its code neither imports nor calls them): " + others.map { "\($0.sdk.name) (\($0.found.joined(separator: ", ")))" }.joined(separator: "; "))
+                }
+            }
             guard serviceCode.downloadsAttachments else { continue }
             mediaKeys += serviceCode.userInfoTypes.filter { $0.value == .url }.map(\.key).filter { !mediaKeys.contains($0) }
         }
+        // A Podfile target with a push SDK's pods that the project does not build: an extension on disk only.
+        if !hasService {
+            let built = Set(project.targets.map(\.name))
+            for case let (target?, pods) in SDKRecognition.podfileTargets(bundle: project.bundle, repository: app.repository).sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) where !built.contains(target) {
+                for sdk in catalog.sdks where !sdk.media.isEmpty {
+                    guard let pod = pods.first(where: { sdk.recognise.pods.contains($0) }) else { continue }
+                    problems.append("Podfile: target \(target) has \(sdk.name)'s pod \(pod), but \(project.bundle.lastPathComponent) builds no target \(target): that service extension is not in the app, so nothing of \(sdk.name) is drawn")
+                }
+            }
+        }
         mediaKeys.sort()
         if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
+        problems += catalog.problems
 
         var settings: [(key: String, value: JSONValue)] = [("$schema", .string(Self.schemaFile)), ("xcode", .string(relative(project.bundle, from: self.folder)))]
         if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
         if !mediaKeys.isEmpty { settings.append(("mediaKeys", .array(mediaKeys.map(JSONValue.string)))) }
+        if !sdks.isEmpty { settings.append(("sdks", .array(sdks.map { .string($0.id) }))) }
         files.append(("pushpreview.json", JSONValue.object(settings).pretty))
 
         // The repository's own payloads first; a sample only for a category none of them shows.
@@ -123,10 +158,13 @@ public struct ProjectInit {
         for category in categories.isEmpty ? [nil] : categories.map(Optional.some) where !shown.contains(category) {
             var name = "payloads/\(category ?? "sample").apns"
             if files.contains(where: { $0.path.lowercased() == name.lowercased() }) { name = "payloads/\(category ?? "sample")-sample.apns" }
-            files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService, userInfoKeys: userInfoKeys, types: types)))
+            // The keys each SDK reads, as its payloads carry them; a category the payload names keeps the SDK's buttons away.
+            var sdkKeys = sdks.flatMap(\.sample)
+            if category != nil { for path in sdks.compactMap(\.actions?.keyPath) { sdkKeys = Self.removing(path.split(separator: ".").map(String.init), from: sdkKeys) } }
+            files.append((name, SamplePayload.text(category: category, appName: app.displayName ?? project.name, mutable: hasService || !sdks.isEmpty, userInfoKeys: userInfoKeys, types: types, sdkKeys: sdkKeys)))
             samples += 1
         }
-        if samples > 0, userInfoKeys.contains(where: { types[$0] == .url }) {
+        if samples > 0, userInfoKeys.contains(where: { types[$0] == .url }) || sdks.contains(where: { !$0.sample.isEmpty }) {
             do { media.append((SamplePayload.imagePath, try SamplePayload.image())) } catch { problems.append("\(SamplePayload.imagePath): cannot be drawn: \(error)") }
         }
         files.sort { $0.path < $1.path }
@@ -168,6 +206,28 @@ public struct ProjectInit {
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
                                         showsTitleAndBody: defaultContentHidden, userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
         return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)
+    }
+
+    /// `members` without the value at `path` (an SDK's buttons, which a payload's own category keeps away).
+    static func removing(_ path: [String], from members: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        guard let first = path.first else { return members }
+        return members.compactMap { m in
+            guard m.key == first else { return m }
+            if path.count == 1 { return nil }
+            guard case .object(let inner) = m.value else { return m }
+            return (m.key, .object(removing(Array(path.dropFirst()), from: inner)))
+        }
+    }
+
+    /// What init's finding says the SDK does: its media keys, its buttons, its changes.
+    static func whatSDKDoes(_ sdk: PushSDK) -> String {
+        var parts: [String] = []
+        if !sdk.media.isEmpty { parts.append("media from " + sdk.media.map(\.keyPath).joined(separator: ", ")) }
+        if let a = sdk.actions { parts.append("buttons from \(a.keyPath)") }
+        let changed = sdk.changes.filter { $0.note == nil }.map(\.field)
+        if !changed.isEmpty { parts.append("changes " + changed.joined(separator: ", ")) }
+        if let gate = sdk.gate { parts.append("only with " + gate.keyPaths.joined(separator: " and ")) }
+        return parts.isEmpty ? "nothing PushPreview can draw is known of it" : parts.joined(separator: "; ")
     }
 
     /// The project's regions as locale names (`pt_BR` is `pt-BR`, the old `English` is `en`),

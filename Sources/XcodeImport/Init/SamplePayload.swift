@@ -9,7 +9,9 @@ enum SamplePayload {
     static let imagePath = "media/sample-image.png"
 
     /// `category` nil: the app's plain notification.
-    static func text(category: String?, appName: String, mutable: Bool, userInfoKeys: [String], types: [String: UserInfoType]) -> String {
+    /// `sdkKeys`: the members a push SDK reads, `{{sampleImage}}` standing for the sample image.
+    static func text(category: String?, appName: String, mutable: Bool, userInfoKeys: [String], types: [String: UserInfoType],
+                     sdkKeys: [(key: String, value: JSONValue)] = []) -> String {
         var aps: [(key: String, value: JSONValue)] = [("alert", .object([("title", .string(appName)),
                                                                           ("body", .string("A sample \(category.map { "\($0) " } ?? "")notification: edit this payload to show your own."))]))]
         if let category { aps.append(("category", .string(category))) }
@@ -24,7 +26,16 @@ enum SamplePayload {
                 return (key, rest.isEmpty ? value(key, types[path]) : .object(members(rest, prefix: prefix + [key])))
             }
         }
-        let custom = members(userInfoKeys.filter { $0 != "aps" && !$0.hasPrefix("aps.") }.map { $0.split(separator: ".").map(String.init) }, prefix: [])
+        var custom = members(userInfoKeys.filter { $0 != "aps" && !$0.hasPrefix("aps.") }.map { $0.split(separator: ".").map(String.init) }, prefix: [])
+        func image(_ v: JSONValue) -> JSONValue {
+            switch v {
+            case .string("{{sampleImage}}"): return .string(imagePath)
+            case .array(let items): return .array(items.map(image))
+            case .object(let m): return .object(m.map { ($0.key, image($0.value)) })
+            default: return v
+            }
+        }
+        for (key, value) in sdkKeys where !custom.contains(where: { $0.key == key }) { custom.append((key, image(value))) }
         return JSONValue.object([("aps", .object(aps))] + custom).pretty
     }
 

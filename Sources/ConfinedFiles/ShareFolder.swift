@@ -1,4 +1,3 @@
-import ConfinedFiles
 import Foundation
 
 /// The folder holding what the executable reads besides a project: `Templates/` (system chrome,
