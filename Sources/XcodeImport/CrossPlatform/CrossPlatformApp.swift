@@ -33,7 +33,7 @@ public struct CrossPlatformApp {
         app.iosFolder = candidates.first { c in repository.names(c).contains { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") || $0 == "project.yml" } }
         if app.iosFolder == nil, framework == .reactNative, let expo = hasDependency(folder, "expo", in: repository) {
             app.framework = .expo
-            app.evidence = "package.json (depends on expo \(expo) and react-native \(hasDependency(folder, "react-native", in: repository) ?? "?"))"
+            app.evidence = "package.json: expo \(expo), react-native \(hasDependency(folder, "react-native", in: repository) ?? "?")"
         }
         app.otherApps = others(below: folder, in: repository)
         return app
@@ -45,13 +45,13 @@ public struct CrossPlatformApp {
         if let config = ["capacitor.config.ts", "capacitor.config.json", "capacitor.config.js"].first(where: names.contains) { return (.capacitor, config) }
         if names.contains("pubspec.yaml"), let text = repository.contents(folder.appendingPathComponent("pubspec.yaml"), limit: 1 << 20),
            String(decoding: text, as: UTF8.self).range(of: #"sdk:\s*flutter"#, options: .regularExpression) != nil {
-            return (.flutter, "pubspec.yaml (depends on the Flutter SDK)")
+            return (.flutter, "pubspec.yaml: the Flutter SDK")
         }
         guard names.contains("package.json") else { return nil }
         if let v = hasDependency(folder, "react-native", in: repository) {
-            return (.reactNative, "package.json (depends on react-native \(v))")
+            return (.reactNative, "package.json: react-native \(v)")
         }
-        if let v = hasDependency(folder, "expo", in: repository) { return (.expo, "package.json (depends on expo \(v))") }
+        if let v = hasDependency(folder, "expo", in: repository) { return (.expo, "package.json: expo \(v)") }
         return nil
     }
 

@@ -12,6 +12,8 @@ struct ExpoConfig {
     var configFile: String?
     var name: String?
     var bundleIdentifier: String?
+    /// Where the config decides the bundle identifier at run time (an environment variable, a variant).
+    var bundleIdentifierAtRunTime: String?
     /// Plugin names as the config lists them.
     var plugins: [String] = []
     var problems: [String] = []
@@ -86,7 +88,8 @@ struct ExpoConfig {
             let fields = Dictionary(zip(o.labels, o.arguments), uniquingKeysWith: { a, _ in a })
             if let id = fields["bundleIdentifier"] {
                 if let s = resolver.text(id) { config.bundleIdentifier = s } else {
-                    config.problems.append("\(o.site): the bundle identifier `\(id.sketch)` is decided when the config runs (an environment variable or a variant?); run prebuild with the variant you want")
+                    config.bundleIdentifierAtRunTime = "\(o.site)"
+                    config.problems.append("\(o.site): the bundle identifier is decided when the config runs (\(id.sketch)); prebuild gives the one of the variant its environment selects")
                 }
             }
             if let n = fields["name"], let s = resolver.text(n), config.name == nil { config.name = s }
@@ -104,7 +107,7 @@ struct ExpoConfig {
     /// What init says of an Expo app with no ios/ folder, as one explanation.
     func explanation(_ app: CrossPlatformApp, path: String, categories: CodeImport) -> String {
         var lines = ["\(path): an Expo app (\(app.evidence)) with no ios/ folder: its Xcode project is made by `npx expo prebuild --platform ios` from \(configFile ?? "its config") and is not in the repository (continuous native generation), so there is no Xcode project to read yet."]
-        lines.append("  app: " + (name ?? "(no name in the config)") + ", bundle identifier " + (bundleIdentifier.map { "\($0)" } ?? "not set (ios.bundleIdentifier; prebuild asks for one)"))
+        lines.append("  app: " + (name ?? "(no name in the config)") + ", bundle identifier " + (bundleIdentifier ?? bundleIdentifierAtRunTime.map { "decided when the config runs (\($0))" } ?? "not set (ios.bundleIdentifier; prebuild asks for one)"))
         if plugins.isEmpty { lines.append("  config plugins: none") }
         for plugin in plugins {
             if let what = Self.knownPlugins[plugin] { lines.append("  plugin \(plugin): prebuild adds \(what)") }

@@ -45,10 +45,6 @@ struct ScriptCategories {
             return v
         }
         guard case .call(let c) = resolved else { return v }
-        if ["t", "translate", "tr"].contains(c.name), let key = resolver.text(c.arguments.first) {
-            problem(site, "`\(v.sketch)` is looked up in the app's JavaScript translations at run time; its key \"\(key)\" stands in for the text (edit categories.json for another locale)")
-            return .text(key)
-        }
         // react-intl: `formatMessage({id, defaultMessage})`, or a helper given `messages.x.id`.
         for a in c.arguments {
             var message = a
@@ -57,6 +53,10 @@ struct ScriptCategories {
                 problem(site, "`\(v.sketch)` is a react-intl message; its default message \"\(text)\" is used (other locales come from the app's own JSON, not read)")
                 return .text(text)
             }
+        }
+        if ["t", "translate", "tr"].contains(c.name), let key = resolver.text(c.arguments.first) {
+            problem(site, "`\(v.sketch)` is looked up in the app's JavaScript translations at run time; its key \"\(key)\" stands in for the text (edit categories.json for another locale)")
+            return .text(key)
         }
         return v
     }

@@ -57,7 +57,7 @@ struct RepositoryPayloads {
                 let inTests = folders.contains { $0.contains("test") }
                 let inData = inTests || folders.contains { $0.contains("fixture") || $0.contains("mock") || Self.dataFolders.contains($0) }
                 if let other {
-                    if ext == "apns" || (ext == "json" && inData) { leftOut[other, default: 0] += 1 }
+                    if ext == "apns" || (ext == "json" && inData && name != "package.json") { leftOut[other, default: 0] += 1 }
                     continue
                 }
                 if ext == "apns" { candidates.append((path.joined(separator: "/"), url, "apns")) }
