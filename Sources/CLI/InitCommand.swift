@@ -16,6 +16,11 @@ enum InitCommand {
         content-extension category (from its storyboard, where it has one), a sample payload per category,
         and pushpreview.schema.json, the JSON Schema pushpreview.json names ("$schema") for editors.
 
+        A React Native, Flutter or Capacitor repository (package.json, pubspec.yaml, capacitor.config.*) is
+        read from its ios/ folder (Capacitor's ios/App), and the categories its TypeScript, JavaScript or
+        Dart code registers are read too, by tree-sitter in a child process. An Expo app with no ios/ folder
+        is explained: what `npx expo prebuild` would make from its config, and what to run.
+
         It prints what it found and what it could not read, each with its file and line. Running it
         again gives the same files; a file you changed (or that init did not write) is kept.
         """,

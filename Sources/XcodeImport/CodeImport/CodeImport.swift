@@ -173,7 +173,7 @@ public struct CodeImport: Sendable {
         return names
     }
 
-    private mutating func build(from facts: [SourceFacts]) {
+    mutating func build(from facts: [SourceFacts]) {
         let resolver = CodeResolver(facts)
         var builder = CategoryBuilder(resolver: resolver)
         var byIdentifier: [String: ImportedCategory] = [:]

@@ -27,11 +27,25 @@ public struct ProjectInit {
 
     /// `folder`: where the project folder goes (default: `pushpreview/` beside `path`).
     public init(path: URL, folder: URL? = nil) throws(XcodeProject.ReadError) {
-        app = try XcodeApp(path: path)
         let path = path.standardizedFileURL
+        // A React Native, Expo, Flutter or Capacitor app: its ios/ (ios/App) is the Xcode app read.
+        let shell = TrustedFiles.isFolder(path) && !["xcodeproj", "xcworkspace"].contains(path.pathExtension) ? CrossPlatformApp.detect(at: path, in: Repository(around: path)) : nil
+        if let shell, shell.iosFolder == nil {
+            let repository = Repository(around: path)
+            var ignored: [String] = []
+            let code = shell.categories(in: repository, problems: &ignored)
+            throw XcodeProject.ReadError(description: ExpoConfig.read(shell, in: repository).explanation(shell, path: path.path, categories: code))
+        }
+        app = try XcodeApp(path: shell?.iosFolder ?? path, within: shell?.root)
         self.folder = (folder ?? (["xcodeproj", "xcworkspace", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path)
             .appendingPathComponent("pushpreview")).standardizedFileURL
         problems = app.problems
+        if let shell {
+            app.root = shell.root
+            found.append("framework: \(shell.framework.rawValue), from \(shell.evidence); its iOS app is in \(relative(shell.iosFolder!))/")
+            found += shell.generatedNotes
+            for other in shell.otherApps { problems.append("\(other.path): \(other.why), not this app; its code and payloads are left out (give init that folder to read it)") }
+        }
         let project = app.project
         found.append("project: \(relative(project.bundle))")
         for target in project.targets {
@@ -56,8 +70,13 @@ public struct ProjectInit {
         if !strings.isEmpty { found.append("strings: " + strings.map(relative).joined(separator: ", ")) }
 
         // Categories from the app's and the extensions' code.
-        let code = CodeImport.read(app.sources(problems: &problems), in: app.repository, root: app.root)
+        var code = CodeImport.read(app.sources(problems: &problems), in: app.repository, root: app.root)
         problems += code.problems
+        if let shell {
+            let scripts = shell.categories(in: app.repository, problems: &problems)
+            problems += scripts.problems
+            code.merge(scripts)
+        }
         for category in code.categories {
             found.append("category \(category.identifier): " + (category.actions.isEmpty ? "no actions" : category.actions.map(\.identifier).joined(separator: ", ")) + " (\(category.sites.joined(separator: ", ")))")
         }
@@ -143,7 +162,8 @@ public struct ProjectInit {
 
         // The repository's own payloads first; a sample only for a category none of them shows.
         let tests = project.targets.filter { $0.productType.contains("unit-test") || $0.productType.contains("ui-testing") }
-        let repository = RepositoryPayloads(repository: app.repository, root: app.root, skipping: self.folder, testSources: tests.flatMap(\.sources).compactMap { app.file($0, problems: &problems) })
+        let repository = RepositoryPayloads(repository: app.repository, root: app.root, skipping: self.folder, testSources: tests.flatMap(\.sources).compactMap { app.file($0, problems: &problems) },
+                                            otherApps: shell?.otherApps.map { shell!.root.appendingPathComponent($0.path) } ?? [])
         problems += repository.problems
         var shown = Set<String?>()
         for payload in repository.found {
@@ -168,6 +188,14 @@ public struct ProjectInit {
             do { media.append((SamplePayload.imagePath, try SamplePayload.image())) } catch { problems.append("\(SamplePayload.imagePath): cannot be drawn: \(error)") }
         }
         files.sort { $0.path < $1.path }
+        if shell != nil {
+            // A generated file that is not committed is said once, with the command that makes it.
+            var explained = Set<String>()
+            problems = problems.compactMap { p in
+                guard let why = CrossPlatformApp.generatedFile(p) else { return p }
+                return explained.insert(why).inserted ? why : nil
+            }
+        }
     }
 
     /// The content extension's storyboard as a template, else a starter that shows the

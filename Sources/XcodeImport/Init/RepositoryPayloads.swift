@@ -30,12 +30,16 @@ struct RepositoryPayloads {
 
     /// Walks `root` (not `skipping`, init's own folder, nor what XcodeDiscovery skips);
     /// `testSources` are the test targets' files, read for literals wherever they lie.
-    init(repository: Repository, root: URL, skipping: URL, testSources: [URL]) {
+    /// `otherApps`: folders of other apps in the same repository (a monorepo's): their payloads are
+    /// not this app's, and are left out, said.
+    init(repository: Repository, root: URL, skipping: URL, testSources: [URL], otherApps: [URL] = []) {
         let rootPath = root.standardizedFileURL.path, skipped = skipping.standardizedFileURL.path
+        let others = Set(otherApps.map(\.standardizedFileURL.path))
+        var leftOut: [String: Int] = [:]
         var candidates: [(relative: String, url: URL, kind: String)] = []
         let tests = Set(testSources.map(\.standardizedFileURL.path))
         var seenFiles = 0
-        func walk(_ folder: URL, _ relative: [String], depth: Int) {
+        func walk(_ folder: URL, _ relative: [String], depth: Int, other: String? = nil) {
             guard depth < 12 else { return }
             for name in repository.names(folder) where !XcodeDiscovery.skipped.contains(name) && !name.hasPrefix(".") {
                 let url = folder.appendingPathComponent(name), path = relative + [name]
@@ -43,7 +47,8 @@ struct RepositoryPayloads {
                 guard url.path != skipped, let kind = repository.kind(url) ?? (repository.isLink(url) ? .file(size: 0) : nil) else { continue }
                 if kind == .folder {
                     if repository.isLink(url) { continue }
-                    if !name.hasSuffix(".xcassets"), !name.hasSuffix(".xcodeproj"), !name.hasSuffix(".lproj") { walk(url, path, depth: depth + 1) }
+                    let other = other ?? (others.contains(url.standardizedFileURL.path) ? path.joined(separator: "/") : nil)
+                    if !name.hasSuffix(".xcassets"), !name.hasSuffix(".xcodeproj"), !name.hasSuffix(".lproj") { walk(url, path, depth: depth + 1, other: other) }
                     continue
                 }
                 seenFiles += 1
@@ -51,12 +56,19 @@ struct RepositoryPayloads {
                 let ext = url.pathExtension.lowercased(), folders = relative.map { $0.lowercased() }
                 let inTests = folders.contains { $0.contains("test") }
                 let inData = inTests || folders.contains { $0.contains("fixture") || $0.contains("mock") || Self.dataFolders.contains($0) }
+                if let other {
+                    if ext == "apns" || (ext == "json" && inData && name != "package.json") { leftOut[other, default: 0] += 1 }
+                    continue
+                }
                 if ext == "apns" { candidates.append((path.joined(separator: "/"), url, "apns")) }
                 else if ext == "json", inData { candidates.append((path.joined(separator: "/"), url, "json")) }
                 else if ["swift", "m", "mm"].contains(ext), inTests || tests.contains(url.standardizedFileURL.path) { candidates.append((path.joined(separator: "/"), url, "code")) }
             }
         }
         walk(URL(fileURLWithPath: rootPath), [], depth: 0)
+        for (folder, n) in leftOut.sorted(by: { $0.key < $1.key }) {
+            problems.append("\(folder)/: \(n) payload file\(n == 1 ? "" : "s") in another app's folder; left out, as that app's notifications are not this app's")
+        }
         if seenFiles > Self.maxFiles { problems.append("\(rootPath): over \(Self.maxFiles) files; payloads were looked for in the first \(Self.maxFiles) only") }
 
         var byContent: [String: Int] = [:], names = Set<String>()

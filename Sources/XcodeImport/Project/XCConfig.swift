@@ -103,7 +103,8 @@ struct XCConfig {
             .compactMap { repository.file(path, relativeTo: $0, namedIn: at, problems: &refused) }
         guard let found = candidates.first(where: { repository.exists($0) }) else {
             if candidates.isEmpty { problems += refused.prefix(1); return }
-            let pods = path.hasPrefix("Pods/") ? " (CocoaPods' settings: `pod install` writes them)" : ""
+            let pods = path.hasPrefix("Pods/") ? " (CocoaPods' settings: `pod install` writes them)"
+                : path.hasSuffix("Generated.xcconfig") ? " (Flutter's settings: `flutter pub get` writes it, with the SDK's paths and the version from pubspec.yaml)" : ""
             if !optional { problems.append("\(at): #include \"\(path)\" is found neither beside it nor in the project's folder\(pods); skipped") }
             return
         }

@@ -33,10 +33,11 @@ public struct XcodeApp {
     /// Reads the project `path` names (an `.xcodeproj`, an `.xcworkspace`, an XcodeGen spec, or a
     /// folder holding them): the one with notification extensions; with several such, an error
     /// naming them.
-    public init(path: URL) throws(XcodeProject.ReadError) {
+    /// `within`: a folder the repository is around instead (a cross-platform app's, whose ios/ is read).
+    public init(path: URL, within: URL? = nil) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
         root = ["xcodeproj", "xcworkspace", "yml", "yaml", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
-        let repository = Repository(around: root)
+        let repository = Repository(around: within ?? root)
         self.repository = repository
         var candidates: [(XcodeProject, [Extension])] = []
         var problems: [String] = []

@@ -194,7 +194,9 @@ public struct XcodeProject: Sendable {
         if !missingBases.isEmpty {
             let sorted = missingBases.sorted()
             graph.problems.append("\(file.path): \(sorted.count) xcconfig file(s) that configurations are based on are not in the repository (\(sorted.prefix(3).joined(separator: ", "))\(sorted.count > 3 ? ", …" : ""))"
-                                  + (sorted.contains { $0.contains("Pods") } ? "; CocoaPods writes its own on pod install" : "") + "; their settings are not read")
+                                  + (sorted.contains { $0.contains("Pods") } ? "; CocoaPods writes its own on pod install" : "")
+                                  + (sorted.contains { $0.hasSuffix("Generated.xcconfig") } ? "; Flutter writes Generated.xcconfig on `flutter pub get` (the SDK's paths, and FLUTTER_BUILD_NAME/FLUTTER_BUILD_NUMBER from pubspec.yaml's version)" : "")
+                                  + "; their settings are not read")
         }
         problems = graph.problems.filter { said.insert($0).inserted }
         var seenFiles = Set(definitionFiles)

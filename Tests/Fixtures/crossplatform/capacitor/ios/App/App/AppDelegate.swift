@@ -1,0 +1,5 @@
+import Capacitor
+import UIKit
+
+@UIApplicationMain
+class AppDelegate: UIResponder, UIApplicationDelegate {}

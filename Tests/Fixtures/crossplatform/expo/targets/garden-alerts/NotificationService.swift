@@ -1,0 +1,3 @@
+import UserNotifications
+
+class NotificationService: UNNotificationServiceExtension {}

@@ -1,0 +1,5 @@
+/** @type {import('@bacons/apple-targets/app.plugin').Config} */
+module.exports = {
+  type: 'notification-service',
+  name: 'GardenAlerts',
+};
