@@ -56,10 +56,9 @@ struct TreeSitterChild {
         let failed = { (why: String) in sources.map { _ in Parse(failure: why) } }
         guard !sources.isEmpty else { return [] }
         let folder: ConfinedFolder
-        do { folder = try ConfinedFolder(trusted: TrustedFiles.temporaryFolder("pushpreview-treesitter"), links: .refused) } catch {
+        do { folder = try ConfinedFolder(trusted: ChildProcesses.temporaryFolder("pushpreview-treesitter"), links: .refused) } catch {
             return failed("could not make a folder for tree-sitter's copy: \(error)")
         }
-        ChildProcesses.using(folder: folder.url)
         defer { ChildProcesses.remove(folder: folder.url) }
         let out: FileHandle, err: FileHandle
         do {
