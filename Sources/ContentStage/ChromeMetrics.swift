@@ -47,12 +47,15 @@ public struct ChromeMetrics: Sendable {
     }
 
     /// Reads `{"ios": "18", "metrics": [{"name", "value", "unit", "source", "error", "note"}...]}`;
-    /// every field is checked and every required name must be there, once.
-    public static func read(_ data: [UInt8], file: String, version: String) throws(ConfigError) -> ChromeMetrics {
+    /// every field is checked and every required name must be there, once. Over `base` (the
+    /// version a file `overlays`), a row replaces or adds to the base's: a later version is
+    /// what changed since the one it names.
+    public static func read(_ data: [UInt8], file: String, version: String, base: ChromeMetrics? = nil) throws(ConfigError) -> ChromeMetrics {
         let json: JSONValue
         do { json = try JSONParser.parse(data, file: file) } catch { throw ConfigError(error.description) }
         guard case .array(let items)? = json["metrics"] else { throw ConfigError("\(file): metrics: expected an array of rows") }
         var rows: [Row] = [], values: [String: Double] = [:]
+        var inherited = base?.rows ?? []
         for (i, item) in items.enumerated() {
             let at = "\(file): metrics[\(i)]"
             guard let name = item["name"]?.string, !name.isEmpty,
@@ -71,17 +74,27 @@ public struct ChromeMetrics: Sendable {
             rows.append(Row(name: name, value: value, unit: unit, source: source, error: error, note: item["note"]?.string ?? ""))
             values[name] = value
         }
+        inherited.removeAll { values[$0.name] != nil }
+        rows = inherited + rows
+        for row in inherited { values[row.name] = row.value }
         let missing = required.filter { values[$0] == nil }
         guard missing.isEmpty else { throw ConfigError("\(file): has no \(missing.joined(separator: ", ")) (every chrome metric is required)") }
         return ChromeMetrics(version: version, rows: rows, values: values)
     }
 
-    /// `Templates/system/VERSION/metrics.json`.
-    public static func load(templates: URL, version: String = standardVersion) throws(ConfigError) -> ChromeMetrics {
+    /// `Templates/system/VERSION/metrics.json`, over the version it `overlays` (at most 4 deep).
+    public static func load(templates: URL, version: String = standardVersion, depth: Int = 0) throws(ConfigError) -> ChromeMetrics {
         let url = file(templates: templates, version: version)
         let bytes: [UInt8]
         do { bytes = try TrustedFiles.read(url, limit: 1 << 20) } catch { throw ConfigError(error.description) }
-        return try read(bytes, file: url.path, version: version)
+        var base: ChromeMetrics?
+        if let json = try? JSONParser.parse(bytes, file: url.path), let under = json["overlays"]?.string {
+            guard depth < 4, under != version, under.hasPrefix("ios"), !under.contains("/") else {
+                throw ConfigError("\(url.path): overlays: \(under) is not another version's folder (or they overlay in a loop)")
+            }
+            base = try load(templates: templates, version: under, depth: depth + 1)
+        }
+        return try read(bytes, file: url.path, version: version, base: base)
     }
 
     public static func file(templates: URL, version: String) -> URL {

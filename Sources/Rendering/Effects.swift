@@ -152,7 +152,7 @@ func applyTone(_ pixels: inout [UInt8], _ tone: BackdropTone) {
             let a = Double(p[i + 3])
             if a > 0 {
                 let bl = Double(p[i]), g = Double(p[i + 1]), r = Double(p[i + 2])
-                func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), a)) }
+                func clamp(_ v: Double) -> UInt8 { UInt8(saturating: min(v, a), rounded: .toNearestOrAwayFromZero) }
                 p[i + 2] = clamp(m[0] * r + m[1] * g + m[2] * bl)
                 p[i + 1] = clamp(m[3] * r + m[4] * g + m[5] * bl)
                 p[i] = clamp(m[6] * r + m[7] * g + m[8] * bl)

@@ -14,7 +14,7 @@ struct ContainmentTests {
         let out = project.deletingLastPathComponent().appendingPathComponent("Output")
         var environment = ProcessInfo.processInfo.environment
         environment["PUSHPREVIEW_TEST_FAULT"] = "\(fault):\(payload)"
-        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--jobs", "2"] + extra,
+        let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--ios", "18", "--jobs", "2"] + extra,
                                environment: environment)
         return (r, try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused)), out)
     }
@@ -41,6 +41,8 @@ struct ContainmentTests {
         #expect(error.contains("Index out of range") && error.contains("reading the payload"), "\(error)")
     }
 
+    /// iOS 18's chrome: a debug build under the suite's load draws iOS 26's glass near the 3 s
+    /// the others must finish in (the glass's cost is `make bench`'s to say).
     @Test func aHangIsStoppedByTheTimeout() throws {
         let start = Date()
         let (r, report, out) = try galleryWithFault("hang", on: "body-only.apns", ["--timeout", "3"])
