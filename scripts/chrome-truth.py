@@ -62,7 +62,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("binary")
     ap.add_argument("--keep")
-    ap.add_argument("--ios", default="18")
+    ap.add_argument("--ios", default="18", help="the chrome drawn: the captures are of iOS 15 to 18, whose look is iOS 18's here")
     a = ap.parse_args()
     work = a.keep or tempfile.mkdtemp(prefix="chrome-truth-")
     project = os.path.join(work, "project")
@@ -83,7 +83,7 @@ def main():
         out = os.path.join(work, "out")
         extra = ["--view", o["view"]] if o["view"] in ("lockscreen", "notification-center") else []
         r = subprocess.run([a.binary, "render", payload, "--project", project, "--out", out, "--device", o["device"], "--appearance", o["appearance"],
-                            "--format", "png", "--layout-json"] + extra, capture_output=True, text=True)
+                            "--format", "png", "--layout-json", "--ios", a.ios] + extra, capture_output=True, text=True)
         stem = os.path.join(out, fx["name"], f"{o['device']}-{o['appearance']}-{o['view']}")
         if r.returncode != 0 or not os.path.exists(stem + ".png"):
             print(f"{fx['name']}: not drawn: {r.stderr.strip()[:300]}", file=sys.stderr); failing += 1; continue
