@@ -65,6 +65,22 @@ public enum ChildProcesses {
     }
     nonisolated(unsafe) private static var hooks: [@Sendable () -> Void] = []
 
+    /// Waits for `process` (started, its group registered) while it keeps within `seconds` and
+    /// its output (`written()`, in bytes) within `limit`; past either its group is killed. Returns
+    /// why it was stopped, or nil. `name` says who ("swiftc", "tree-sitter").
+    public static func watch(_ process: Process, name: String, seconds: Double, written: () -> Int, limit: Int) -> String? {
+        let started = Date()
+        var stopped: String?
+        while process.isRunning {
+            if Date().timeIntervalSince(started) > seconds { stopped = "\(name) took over \(Int(saturating: seconds)) s" }
+            if written() > limit { stopped = "\(name)'s output is over \(limit >> 20) MB" }
+            if stopped != nil { kill(group: process.processIdentifier); break }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        return stopped
+    }
+
     /// Removes the folder now.
     public static func remove(folder: URL) {
         TrustedFiles.remove(folder)

@@ -79,16 +79,10 @@ struct SwiftcParser {
         // swiftc runs the frontend as a child in its group: the group is what is killed.
         let group = process.processIdentifier
         ChildProcesses.started(group)
-        let started = Date(), outputLimit = max(64 << 20, 40 * sources.reduce(0) { $0 + $1.count })
-        var stopped: String?
-        while process.isRunning {
-            if Date().timeIntervalSince(started) > timeout { stopped = "swiftc took over \(Int(timeout)) s" }
-            let size = { if case .file(let n)? = folder.kind("ast.json") { return n } else { return 0 } }()
-            if size > outputLimit { stopped = "swiftc's AST is over \(outputLimit >> 20) MB" }
-            if stopped != nil { ChildProcesses.kill(group: group); break }
-            usleep(2_000)
-        }
-        process.waitUntilExit()
+        let outputLimit = max(64 << 20, 40 * sources.reduce(0) { $0 + $1.count })
+        let stopped = ChildProcesses.watch(process, name: "swiftc", seconds: timeout,
+                                           written: { if case .file(let n)? = folder.kind("ast.json") { return n } else { return 0 } },
+                                           limit: outputLimit)
         ChildProcesses.ended(group)
         try? out.close()
         try? err.close()

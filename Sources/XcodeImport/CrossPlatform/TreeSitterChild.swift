@@ -81,16 +81,10 @@ struct TreeSitterChild {
         do { try process.run() } catch { return failed("could not run \(python.path): \(error.localizedDescription)") }
         let group = process.processIdentifier
         ChildProcesses.started(group)
-        let started = Date(), outputLimit = max(64 << 20, 24 * sources.reduce(0) { $0 + $1.bytes.count })
-        var stopped: String?
-        while process.isRunning {
-            if Date().timeIntervalSince(started) > timeout { stopped = "tree-sitter took over \(Int(timeout)) s" }
-            let size = { if case .file(let n)? = folder.kind("nodes.txt") { return n } else { return 0 } }()
-            if size > outputLimit { stopped = "tree-sitter's output is over \(outputLimit >> 20) MB" }
-            if stopped != nil { ChildProcesses.kill(group: group); break }
-            usleep(2_000)
-        }
-        process.waitUntilExit()
+        let outputLimit = max(64 << 20, 24 * sources.reduce(0) { $0 + $1.bytes.count })
+        let stopped = ChildProcesses.watch(process, name: "tree-sitter", seconds: timeout,
+                                           written: { if case .file(let n)? = folder.kind("nodes.txt") { return n } else { return 0 } },
+                                           limit: outputLimit)
         ChildProcesses.ended(group)
         try? out.close()
         try? err.close()
