@@ -56,7 +56,7 @@ final class TestServer: @unchecked Sendable {
 
     deinit { process.terminate() }
 
-    struct Stats: Decodable { var requests: Int; var sent: Int }
+    struct Stats: Decodable { var requests: Int; var sent: Int; var cut: Bool }
 
     func stats() throws -> Stats {
         let (data, _) = try fetch("\(base)/stats")

@@ -5,7 +5,8 @@
   /stream[/NAME]?bytes=N[&length=1]                          N bytes that start like a JPEG, in 64 KB chunks
   /redirect-loop                                         302 to itself, forever
   /redirect?to=URL                                       302 to URL
-  /stats                                                 {"requests": n, "sent": bytes of the last body}
+  /stats                                                 {"requests": n, "sent": bytes of the last body,
+                                                          "cut": whether the last stream's client hung up}
 Stops when the process that started it ends, or after 10 minutes.
 """
 import json, os, socket, sys, threading, time
@@ -13,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse, parse_qs
 
 ROOT = sys.argv[1]
-STATS = {"requests": 0, "sent": 0}
+STATS = {"requests": 0, "sent": 0, "cut": False}
 LOCK = threading.Lock()
 
 class Handler(BaseHTTPRequestHandler):
@@ -26,7 +27,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         q = {k: v[0] for k, v in parse_qs(url.query).items()}
         if url.path == "/stats":
-            return self.reply(200, "application/json", json.dumps(STATS).encode())
+            return self.reply(200, "application/json", json.dumps(STATS).encode(), counted=False)
         with LOCK:
             STATS["requests"] += 1
             STATS["sent"] = 0
@@ -60,14 +61,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(status, q.get("type", "application/octet-stream"), body)
         self.reply(404, "text/plain", b"no such route")
 
-    def reply(self, status, content_type, body):
+    def reply(self, status, content_type, body, counted=True):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-        with LOCK:
-            STATS["sent"] = len(body)
+        if counted:
+            with LOCK:
+                STATS["sent"] = len(body)
 
     def redirect(self, location):
         self.send_response(302)
@@ -84,7 +86,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
         self.end_headers()
         chunk = b"\xff\xd8\xff\xe0" + bytes(65532)
+        # A small send buffer, so what we count as sent is near what the client took; its own
+        # receive buffer (the kernel's to size) still holds some megabytes more.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)
         sent = 0
+        with LOCK:
+            STATS["cut"] = False
         try:
             while sent < total:
                 part = chunk[: min(len(chunk), total - sent)]
@@ -94,7 +101,8 @@ class Handler(BaseHTTPRequestHandler):
                     STATS["sent"] = sent
                 time.sleep(0.002)
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            with LOCK:
+                STATS["cut"] = True
         self.close_connection = True
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
