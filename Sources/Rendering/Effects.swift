@@ -84,8 +84,11 @@ func blurredLayer(_ cr: OpaquePointer, bounds: Rect, sigma: Double, content: () 
 
 /// `backdrop-filter`: what is already painted under the box's border box, blurred (its edges
 /// repeated outwards, as Chromium does), toned (`brightness()`, `saturate()`) and painted back
-/// inside the rounded box. The same backdrop under the same filter (one wallpaper, device and
-/// appearance under every banner of a height) is filtered once per process (`Backdrops`).
+/// inside the rounded box. The work is done on a grid `blurReduction` makes coarser for a wide
+/// blur, cairo shrinking the backdrop (a box filter) and growing the result (bilinear), so a
+/// glass platter costs about the same whatever its blur. The same backdrop under the same filter
+/// (one wallpaper, device and appearance under every banner of a height) is filtered once per
+/// process (`Backdrops`).
 func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: BackdropTone) {
     guard sigma > 0 || !tone.isIdentity, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
           let source = cairo_image_surface_get_data(target) else { return }
@@ -105,38 +108,64 @@ func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: Ba
     var dx = sigma, dy = 0.0
     cairo_user_to_device_distance(cr, &dx, &dy)
     let deviceSigma = (dx * dx + dy * dy).squareRoot()
+    let factor = blurReduction(deviceSigma)
     let pad = Int(saturating: 3 * deviceSigma, rounded: .up)
-    let bw = x1 - x0 + 2 * pad, bh = y1 - y0 + 2 * pad
+    let bw = (x1 - x0 + 2 * pad + factor - 1) / factor, bh = (y1 - y0 + 2 * pad + factor - 1) / factor
     guard bw * bh <= 16_000_000 else { return }
     let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(bw)))
     var pixels = [UInt8](repeating: 0, count: stride * bh)
     pixels.withUnsafeMutableBufferPointer { buffer in
-        let out = buffer.baseAddress!
-        for y in 0..<bh {
-            let sy = min(max(y0 + y - pad, y0), y1 - 1)
-            for x in 0..<bw {
-                let sx = min(max(x0 + x - pad, x0), x1 - 1)
-                (out + y * stride + x * 4).update(from: source + sy * ts + sx * 4, count: 4)
-            }
-        }
+        // The backdrop's own pixels, lent to cairo as a surface of their own (no device offset or
+        // scale of the target's to undo), padded outwards and shrunk onto the coarser grid.
+        let region = cairo_image_surface_create_for_data(source + y0 * ts + x0 * 4, CAIRO_FORMAT_ARGB32, Int32(x1 - x0), Int32(y1 - y0), Int32(ts))
+        let grid = cairo_image_surface_create_for_data(buffer.baseAddress!, CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
+        let gcr = cairo_create(grid)
+        let pattern = cairo_pattern_create_for_surface(region)
+        var m = cairo_matrix_t(xx: Double(factor), yx: 0, xy: 0, yy: Double(factor), x0: Double(-pad), y0: Double(-pad))
+        cairo_pattern_set_matrix(pattern, &m)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_pattern_set_filter(pattern, factor > 1 ? CAIRO_FILTER_GOOD : CAIRO_FILTER_NEAREST)
+        cairo_set_operator(gcr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source(gcr, pattern)
+        cairo_paint(gcr)
+        cairo_pattern_destroy(pattern)
+        cairo_destroy(gcr)
+        cairo_surface_flush(grid)
+        cairo_surface_destroy(grid)
+        cairo_surface_destroy(region)
     }
-    var filtered = Backdrops.shared.filtered(pixels, key: "\(bw)x\(bh)|\(deviceSigma)|\(tone.brightness)|\(tone.saturate)") { p in
+    let filtered = Backdrops.shared.filtered(pixels, key: "\(bw)x\(bh)|\(deviceSigma)|\(factor)|\(tone.brightness)|\(tone.saturate)") { p in
         p.withUnsafeMutableBufferPointer { buffer in
-            boxBlur(buffer.baseAddress!, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma)
+            boxBlur(buffer.baseAddress!, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma / Double(factor))
         }
         if !tone.isIdentity { applyTone(&p, tone) }
     }
-    filtered.withUnsafeMutableBufferPointer { buffer in
-        let blurred = cairo_image_surface_create_for_data(buffer.baseAddress!, CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
+    filtered.withUnsafeBufferPointer { buffer in
+        // cairo only reads a source: the cached bytes are lent, not copied.
+        let blurred = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress!), CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
         cairo_save(cr)
         roundedRect(cr, 0, 0, w, h, box.radii)
         cairo_clip(cr)
         cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, blurred, Double(x0 - pad) - offsetX, Double(y0 - pad) - offsetY)
+        cairo_translate(cr, Double(x0 - pad) - offsetX, Double(y0 - pad) - offsetY)
+        cairo_scale(cr, Double(factor), Double(factor))
+        cairo_set_source_surface(cr, blurred, 0, 0)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
         cairo_paint(cr)
         cairo_restore(cr)
+        cairo_surface_finish(blurred)
         cairo_surface_destroy(blurred)
     }
+}
+
+/// How many device pixels make one of the grid a blur of `sigma` pixels is worked on: halved
+/// until σ is at most 4, as Skia's GPU blur does (SkGpuBlurUtils' kMaxSigma), which is what
+/// Chromium draws with; a blur that wide has no detail a finer grid would keep.
+func blurReduction(_ sigma: Double) -> Int {
+    var factor = 1, left = sigma
+    while left > 4, factor < 64 { left /= 2; factor *= 2 }
+    return factor
 }
 
 /// `brightness()` then `saturate()` on premultiplied ARGB32 (B, G, R, A in memory), in sRGB
@@ -224,10 +253,10 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         let pad = (3 * sigma).rounded(.up)
         let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
         guard sw > 0, sh > 0 else { continue }
-        // A mask of more than a few megapixels (a huge blur or spread) is blurred at a coarser
-        // resolution and scaled up, as Skia does: a wide blur has no fine detail to lose.
+        // A wide blur is worked on a coarser grid (`blurReduction`), and so is a mask of more
+        // than a few megapixels (a huge spread); cairo scales it up.
         let fullArea = (sw + 2 * pad) * scale * (sh + 2 * pad) * scale
-        let maskScale = scale / max(1, (fullArea / ShadowMasks.maxPixels).squareRoot())
+        let maskScale = scale / max(Double(blurReduction(sigma * scale)), (fullArea / ShadowMasks.maxPixels).squareRoot())
         let pw = Int32(saturating: (sw + 2 * pad) * maskScale, rounded: .up), ph = Int32(saturating: (sh + 2 * pad) * maskScale, rounded: .up)
         guard pw > 0, ph > 0 else { continue }
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
