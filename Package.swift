@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "CLI", dependencies: ["Diagnostics", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked", "ConfinedFiles"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
         .target(name: "FuzzTargets", dependencies: ["Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography", "ConfinedFiles"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "ContentStage", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography", "ConfinedFiles"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging", "ConfinedFiles"]),
         // Tests/Fixtures/layout laid out the one way the fidelity check and the Layout and Styling
         // tests both lay them out.

@@ -1,4 +1,5 @@
 import ConfinedFiles
+import ContentStage
 import Foundation
 import Imaging
 import Layout
@@ -63,22 +64,27 @@ print("PushPreview benchmarks (release build, \(ProcessInfo.processInfo.activePr
 // 1. Warm mock-ups at @3x, in-process.
 let project = try Project(folder: root.appendingPathComponent("Examples"))
 let renderer = try MockupRenderer(fonts: try FontSet.standard(), templates: root.appendingPathComponent("Templates"))
-for name in ["plain-alert", "image-jpeg"] {
-    let file = root.appendingPathComponent("Examples/payloads/\(name).apns")
-    var options = RenderOptions()
-    options.outputFolder = scratch
-    options.formats = ["png"]
-    options.devices = ["iphone-15"] // the device every earlier bench ran on (the default is now iPhone 17)
-    var views = 0
-    for _ in 0..<3 { views = renderer.render(payloadFile: file, project: project, options: options).count } // warm up
-    let runs = 20
-    let total = seconds { for _ in 0..<runs { _ = renderer.render(payloadFile: file, project: project, options: options) } }
-    // The PNG encoding share: encode the expanded view's pixels alone.
-    let png = try PNGCodec.decode([UInt8](Data(contentsOf: scratch.appendingPathComponent("\(name)/iphone-15-light-expanded.png"))))
-    let encode = try secondsToWriteMockup(png, runs: runs)
-    let perView = total / Double(runs * views)
-    print(String(format: "payload %-12@ @3x, %d views (expanded %dx%d, banner): %.1f ms warm, %.1f ms per view; PNG encoding of the expanded view %.1f ms",
-                 name, views, png.width, png.height, total / Double(runs) * 1000, perView * 1000, encode / Double(runs) * 1000))
+// Each iOS look apart: iOS 26's glass blurs the wallpaper behind every platter, iOS 18 draws
+// none, so the difference is what the glass costs.
+for ios in IOSVersion.allCases {
+    for name in ["plain-alert", "image-jpeg"] {
+        let file = root.appendingPathComponent("Examples/payloads/\(name).apns")
+        var options = RenderOptions()
+        options.outputFolder = scratch
+        options.formats = ["png"]
+        options.devices = ["iphone-15"] // the device every earlier bench ran on (the default is now iPhone 17)
+        options.axes.iosVersions = [ios]
+        var views = 0
+        for _ in 0..<3 { views = renderer.render(payloadFile: file, project: project, options: options).count } // warm up
+        let runs = 20
+        let total = seconds { for _ in 0..<runs { _ = renderer.render(payloadFile: file, project: project, options: options) } }
+        // The PNG encoding share: encode the expanded view's pixels alone.
+        let png = try PNGCodec.decode([UInt8](Data(contentsOf: scratch.appendingPathComponent("\(name)/iphone-15-light-expanded.png"))))
+        let encode = try secondsToWriteMockup(png, runs: runs)
+        let perView = total / Double(runs * views)
+        print(String(format: "payload %-12@ iOS %@ @3x, %d views (expanded %dx%d, banner): %.1f ms warm, %.1f ms per view; PNG encoding of the expanded view %.1f ms",
+                     name, ios.rawValue, views, png.width, png.height, total / Double(runs) * 1000, perView * 1000, encode / Double(runs) * 1000))
+    }
 }
 
 // 2. A template with 20 boxes and 300 words at @3x, warm: layout, paint and PNG encoding apart.
