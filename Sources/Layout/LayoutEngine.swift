@@ -378,6 +378,7 @@ public final class LayoutEngine {
         box.borderWidths = s.borderWidth
         box.borderColors = s.borderColor
         box.radii = resolveRadii(s, width: width, height: height)
+        if s.cornerShape != [1, 1, 1, 1] { box.cornerShapes = s.cornerShape }
         box.clipsContent = s.overflowHidden
         box.opacity = s.opacity
         box.isPositioned = s.position != .static || s.opacity < 1 || s.containsAbsolutes

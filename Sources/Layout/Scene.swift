@@ -33,6 +33,9 @@ public struct SceneBox: Sendable {
     public var borderColors: [RGBA] = [.clear, .clear, .clear, .clear]
     /// top-left, top-right, bottom-right, bottom-left, in points
     public var radii: [Double] = [0, 0, 0, 0]
+    /// Each corner's `corner-shape` superellipse parameter, in the same order; nil where every
+    /// corner is round.
+    public var cornerShapes: [Double]?
     public var clipsContent = false
     public var opacity = 1.0
     /// Positioned, transformed, filtered or translucent: painted after the in-flow content, as

@@ -10,6 +10,8 @@ enum ClipCheck {
     static func needed(_ box: SceneBox, innerRadii radii: [Double]) -> Bool {
         let b = box.borderWidths
         let inner = Box(x0: b[3], y0: b[0], x1: box.frame.width - b[1], y1: box.frame.height - b[2])
+        // A bevelled or concave corner cuts into more than the round one this check knows.
+        if let shapes = box.cornerShapes, zip(shapes, radii).contains(where: { $0 < 1 && $1 > 0 }) { return true }
         return reaches(box.items, dx: 0, dy: 0, inner: inner, radii: radii)
     }
 

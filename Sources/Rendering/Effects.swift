@@ -10,7 +10,7 @@ import Styling
 /// Fills the box with a gradient. Linear: along the CSS gradient line (Images 3 §3.1.1), through
 /// the centre at the angle, long enough that the corners get the end colours. Radial: an ellipse
 /// (or circle) sized by its extent keyword or lengths (§3.2.2), stretched from a circle.
-func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double]) {
+func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double], shapes: [Double]?) {
     let pattern: OpaquePointer
     switch g.shape {
     case .linear(let angle):
@@ -50,7 +50,7 @@ func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h
     for stop in g.resolvedStops {
         cairo_pattern_add_color_stop_rgba(pattern, stop.position, stop.color.r, stop.color.g, stop.color.b, stop.color.a)
     }
-    roundedRect(cr, 0, 0, w, h, radii)
+    roundedRect(cr, 0, 0, w, h, radii, shapes: shapes)
     cairo_set_source(cr, pattern)
     cairo_fill(cr)
     cairo_pattern_destroy(pattern)
@@ -144,7 +144,7 @@ func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: Ba
         // cairo only reads a source: the cached bytes are lent, not copied.
         let blurred = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress!), CAIRO_FORMAT_ARGB32, Int32(bw), Int32(bh), Int32(stride))
         cairo_save(cr)
-        roundedRect(cr, 0, 0, w, h, box.radii)
+        roundedRect(cr, 0, 0, w, h, box.radii, shapes: box.cornerShapes)
         cairo_clip(cr)
         cairo_identity_matrix(cr)
         cairo_translate(cr, Double(x0 - pad) - offsetX, Double(y0 - pad) - offsetY)
@@ -229,13 +229,13 @@ func paintInsetShadows(_ box: SceneBox, _ cr: OpaquePointer, innerRadii: [Double
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
             cairo_rectangle(cr, inner.x - reach, inner.y - reach, inner.width + 2 * reach, inner.height + 2 * reach)
             roundedRect(cr, inner.x + shadow.x + shadow.spread, inner.y + shadow.y + shadow.spread,
-                        inner.width - 2 * shadow.spread, inner.height - 2 * shadow.spread, innerRadii.map { max(0, $0 - shadow.spread) })
+                        inner.width - 2 * shadow.spread, inner.height - 2 * shadow.spread, innerRadii.map { max(0, $0 - shadow.spread) }, shapes: box.cornerShapes)
             setColor(cr, shadow.color)
             cairo_fill(cr)
         }
         // Blurred first, clipped after: what lies outside the padding box darkens its edge.
         cairo_save(cr)
-        roundedRect(cr, inner.x, inner.y, inner.width, inner.height, innerRadii)
+        roundedRect(cr, inner.x, inner.y, inner.width, inner.height, innerRadii, shapes: box.cornerShapes)
         cairo_clip(cr)
         cairo_set_source(cr, layer)
         cairo_paint(cr)
@@ -261,14 +261,14 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         guard pw > 0, ph > 0 else { continue }
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
         // The same card casts the same shadow on every page: its blurred mask is made once.
-        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(sigma)|\(maskScale)"
+        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(box.cornerShapes ?? [])|\(sigma)|\(maskScale)"
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, pw))
         let bytes = ShadowMasks.shared.mask(key) {
             guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
             defer { cairo_surface_destroy(mask) }
             let mcr = cairo_create(mask)!
             cairo_scale(mcr, maskScale, maskScale)
-            roundedRect(mcr, pad, pad, sw, sh, radii)
+            roundedRect(mcr, pad, pad, sw, sh, radii, shapes: box.cornerShapes)
             cairo_set_source_rgba(mcr, 0, 0, 0, 1)
             cairo_fill(mcr)
             cairo_destroy(mcr)
@@ -286,7 +286,7 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
             // Not under the box itself: clip to everything outside its border box.
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
             cairo_rectangle(cr, -10_000, -10_000, 20_000 + w, 20_000 + h)
-            roundedRect(cr, 0, 0, w, h, box.radii)
+            roundedRect(cr, 0, 0, w, h, box.radii, shapes: box.cornerShapes)
             cairo_clip(cr)
             setColor(cr, shadow.color)
             cairo_mask_surface(cr, mask, shadow.x - shadow.spread - pad, shadow.y - shadow.spread - pad)

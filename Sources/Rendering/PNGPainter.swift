@@ -114,11 +114,11 @@ public struct PNGPainter {
         let (w, h) = (box.frame.width, box.frame.height)
         paintShadows(box, cr, scale: Double(scale))
         if box.background.a > 0 {
-            roundedRect(cr, 0, 0, w, h, box.radii)
+            roundedRect(cr, 0, 0, w, h, box.radii, shapes: box.cornerShapes)
             setColor(cr, box.background)
             cairo_fill(cr)
         }
-        if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii) }
+        if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii, shapes: box.cornerShapes) }
         if let background = box.backgroundImage {
             do { try drawBackground(background, box: box, cr, &warnings) } catch { warnings.append("background \(background.source): \(error)") }
         }
@@ -127,7 +127,7 @@ public struct PNGPainter {
         cairo_save(cr)
         if box.clipsContent && ClipCheck.needed(box, innerRadii: innerRadii(box)) {
             let b = box.borderWidths
-            roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
+            roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box), shapes: box.cornerShapes)
             cairo_clip(cr)
         }
         var inFlow: [SceneItem] = [], floats: [(box: SceneBox, x: Double, y: Double)] = [], positioned: [SceneBox] = []
@@ -217,8 +217,8 @@ public struct PNGPainter {
         let (w, h) = (box.frame.width, box.frame.height)
         cairo_save(cr)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        roundedRect(cr, 0, 0, w, h, box.radii)
-        roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box))
+        roundedRect(cr, 0, 0, w, h, box.radii, shapes: box.cornerShapes)
+        roundedRect(cr, b[3], b[0], w - b[1] - b[3], h - b[0] - b[2], innerRadii(box), shapes: box.cornerShapes)
         if Set(box.borderColors.indices.filter { b[$0] > 0 }.map { box.borderColors[$0] }).count <= 1 {
             setColor(cr, box.borderColors[b.firstIndex { $0 > 0 }!])
             cairo_fill(cr)
@@ -360,17 +360,5 @@ extension PNGPainter {
 
 /// Where a surface made by `PNGPainter` keeps the pixels it frees when destroyed.
 private nonisolated(unsafe) let surfacePixelsKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
-
-/// A rectangle with elliptical-free circular corners (top-left, top-right, bottom-right, bottom-left).
-func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: [Double]) {
-    guard w > 0, h > 0 else { return }
-    if r.allSatisfy({ $0 <= 0 }) { cairo_rectangle(cr, x, y, w, h); return }
-    cairo_new_sub_path(cr)
-    cairo_arc(cr, x + w - r[1], y + r[1], r[1], -Double.pi / 2, 0)
-    cairo_arc(cr, x + w - r[2], y + h - r[2], r[2], 0, Double.pi / 2)
-    cairo_arc(cr, x + r[3], y + h - r[3], r[3], Double.pi / 2, Double.pi)
-    cairo_arc(cr, x + r[0], y + r[0], r[0], Double.pi, 3 * Double.pi / 2)
-    cairo_close_path(cr)
-}
 
 func setColor(_ cr: OpaquePointer, _ c: RGBA) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }

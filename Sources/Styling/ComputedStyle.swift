@@ -51,6 +51,9 @@ public struct ComputedStyle: Sendable, Equatable {
     public var borderColor: [RGBA] = [.black, .black, .black, .black]
     /// top-left, top-right, bottom-right, bottom-left
     public var borderRadius: [Length] = [.zero, .zero, .zero, .zero]
+    /// `corner-shape`, each corner's superellipse parameter (1: round; Borders 4 §3.7), in the
+    /// same order.
+    public var cornerShape: [Double] = [1, 1, 1, 1]
     public var borderBoxSizing = false
     public var aspectRatio: Double?
     public var overflowHidden = false

@@ -28,6 +28,7 @@ struct PropertyParser {
         "padding", "padding-top", "padding-right", "padding-bottom", "padding-left",
         "border", "border-top", "border-right", "border-bottom", "border-left", "border-width", "border-color", "border-style",
         "border-radius", "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius", "border-bottom-left-radius",
+        "corner-shape", "corner-top-left-shape", "corner-top-right-shape", "corner-bottom-right-shape", "corner-bottom-left-shape",
         "box-sizing", "aspect-ratio", "overflow", "float", "clear", "opacity", "background-color", "background", "background-image", "box-shadow",
         "background-size", "background-position", "background-repeat", "object-position",
         "object-fit", "flex-direction", "flex-wrap", "flex-flow", "justify-content", "align-items", "align-content", "align-self",
@@ -159,6 +160,10 @@ struct PropertyParser {
         case "border-top-right-radius": return set(length(v, auto: false)) { s.borderRadius[1] = $0 }
         case "border-bottom-right-radius": return set(length(v, auto: false)) { s.borderRadius[2] = $0 }
         case "border-bottom-left-radius": return set(length(v, auto: false)) { s.borderRadius[3] = $0 }
+        case "corner-shape": return set(sides(v, Self.cornerShape)) { s.cornerShape = $0 }
+        case "corner-top-left-shape", "corner-top-right-shape", "corner-bottom-right-shape", "corner-bottom-left-shape":
+            let corner = ["top-left", "top-right", "bottom-right", "bottom-left"].firstIndex { property == "corner-\($0)-shape" }!
+            return set(Self.cornerShape(v)) { s.cornerShape[corner] = $0 }
         case "box-sizing": s.borderBoxSizing = lower == "border-box"; return lower == "border-box" || lower == "content-box"
         case "aspect-ratio":
             let parts = lower.split(separator: "/").compactMap { Double(decimal: $0.trimmed) }
@@ -359,6 +364,21 @@ struct PropertyParser {
         s.flexWrap = keyword != "nowrap"
         s.flexWrapReverse = keyword == "wrap-reverse"
         return true
+    }
+
+    /// A `<corner-shape-value>` (Borders 4 §3.7) as its superellipse parameter: `round` 1,
+    /// `squircle` 2, `square` ∞, `bevel` 0, `scoop` -1, `notch` -∞, or `superellipse(K)`.
+    static func cornerShape(_ v: String) -> Double? {
+        let t = v.trimmed.lowercased()
+        let keywords: [String: Double] = ["round": 1, "squircle": 2, "square": .infinity, "bevel": 0, "scoop": -1, "notch": -.infinity]
+        if let k = keywords[t] { return k }
+        guard t.hasPrefix("superellipse("), t.hasSuffix(")") else { return nil }
+        let argument = t.dropFirst("superellipse(".count).dropLast().trimmed
+        switch argument {
+        case "infinity": return .infinity
+        case "-infinity": return -.infinity
+        default: return Double(decimal: argument).flatMap { $0.isFinite ? $0 : nil }
+        }
     }
 
     /// `url(x)`, `url("x")` → x.

@@ -57,4 +57,21 @@ import Templating
               + "read by the engine: \(read / 2), warned about: \(warned / 2), silently dropped: \(silent.count)")
         #expect(silent.isEmpty, "accepted without effect and without a warning:\n\(silent.joined(separator: "\n"))")
     }
+
+    @Test func cornerShapeReadsItsValuesAndWarnsAboutOthers() throws {
+        let read: [(String, [Double])] = [
+            ("squircle", [2, 2, 2, 2]), ("bevel scoop", [0, -1, 0, -1]), ("square notch round", [.infinity, -.infinity, 1, -.infinity]),
+            ("superellipse(1.72) superellipse(-infinity) superellipse(infinity) superellipse(-0.5)", [1.72, -.infinity, .infinity, -0.5]),
+        ]
+        for (value, shapes) in read {
+            let (s, warnings) = try style("<div id=\"probe\" style=\"corner-shape: \(value)\">x</div>")
+            #expect(s.cornerShape == shapes && warnings.isEmpty, "\(value): \(s.cornerShape) \(warnings)")
+        }
+        let longhand = try style("<div id=\"probe\" style=\"corner-shape: bevel; corner-bottom-left-shape: squircle\">x</div>")
+        #expect(longhand.style.cornerShape == [0, 0, 0, 2])
+        for bad in ["superellipse()", "superellipse(nan)", "superellipse(1e999)", "superellipse(2", "round round round round round", "curvy", "superellipse(2px)"] {
+            let (s, warnings) = try style("<div id=\"probe\" style=\"corner-shape: \(bad)\">x</div>")
+            #expect(s.cornerShape == [1, 1, 1, 1] && warnings.contains { $0.contains("corner-shape") }, "\(bad): \(s.cornerShape) \(warnings)")
+        }
+    }
 }
