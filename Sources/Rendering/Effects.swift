@@ -1,16 +1,65 @@
 internal import CPango
 import Checked
 import Foundation
-import Synchronization
 import Layout
 import Styling
 
 // Gradients and shadows, the parts of paint cairo has no single call for.
 
-/// Fills the box with a gradient. Linear: along the CSS gradient line (Images 3 §3.1.1), through
-/// the centre at the angle, long enough that the corners get the end colours. Radial: an ellipse
-/// (or circle) sized by its extent keyword or lengths (§3.2.2), stretched from a circle.
+/// Fills the box with a gradient. A large one on the pixel grid (the wallpaper behind every view
+/// of a device) is drawn once per process into a tile and copied from it after, hit or miss
+/// alike, so what is kept never changes a byte: cairo takes milliseconds a megapixel for a
+/// radial gradient.
 func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double], shapes: [Double]?) {
+    let pattern = gradientPattern(g, width: w, height: h)
+    defer { cairo_pattern_destroy(pattern) }
+    roundedRect(cr, 0, 0, w, h, radii, shapes: shapes)
+    var m = cairo_matrix_t()
+    cairo_get_matrix(cr, &m)
+    var x = 0.0, y = 0.0
+    cairo_user_to_device(cr, &x, &y)
+    let tw = Int(saturating: w * m.xx, rounded: .up), th = Int(saturating: h * m.yy, rounded: .up)
+    guard m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, x == x.rounded(), y == y.rounded(), (250_000...16_000_000).contains(tw * th) else {
+        cairo_set_source(cr, pattern)
+        cairo_fill(cr)
+        return
+    }
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(tw)))
+    let tile = gradientTiles.value("\(g)|\(w)x\(h)@\(m.xx)") {
+        var pixels = [UInt8](repeating: 0, count: stride * th)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress!, CAIRO_FORMAT_ARGB32, Int32(tw), Int32(th), Int32(stride))
+            let tcr = cairo_create(surface)
+            cairo_scale(tcr, m.xx, m.yy)
+            cairo_set_source(tcr, pattern)
+            cairo_paint(tcr)
+            cairo_destroy(tcr)
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        return pixels
+    }
+    tile.withUnsafeBufferPointer { buffer in
+        // cairo only reads a source: the kept bytes are lent, not copied.
+        let surface = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress!), CAIRO_FORMAT_ARGB32, Int32(tw), Int32(th), Int32(stride))
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, surface, x, y)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+    }
+}
+
+/// Large gradients' tiles, by gradient, size and scale.
+let gradientTiles = RasterCache<[UInt8]>(megabytes: 64) { $0.count }
+
+/// A gradient as a cairo pattern over a box of `w` × `h` (the caller destroys it). Linear: along
+/// the CSS gradient line (Images 3 §3.1.1), through the centre at the angle, long enough that
+/// the corners get the end colours. Radial: an ellipse (or circle) sized by its extent keyword
+/// or lengths (§3.2.2), stretched from a circle.
+func gradientPattern(_ g: Gradient, width w: Double, height h: Double) -> OpaquePointer {
     let pattern: OpaquePointer
     switch g.shape {
     case .linear(let angle):
@@ -50,10 +99,7 @@ func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h
     for stop in g.resolvedStops {
         cairo_pattern_add_color_stop_rgba(pattern, stop.position, stop.color.r, stop.color.g, stop.color.b, stop.color.a)
     }
-    roundedRect(cr, 0, 0, w, h, radii, shapes: shapes)
-    cairo_set_source(cr, pattern)
-    cairo_fill(cr)
-    cairo_pattern_destroy(pattern)
+    return pattern
 }
 
 /// Draws `content` into a layer clipped to `bounds` grown by three standard deviations, blurs
@@ -88,7 +134,7 @@ func blurredLayer(_ cr: OpaquePointer, bounds: Rect, sigma: Double, content: () 
 /// blur, cairo shrinking the backdrop (a box filter) and growing the result (bilinear), so a
 /// glass platter costs about the same whatever its blur. The same backdrop under the same filter
 /// (one wallpaper, device and appearance under every banner of a height) is filtered once per
-/// process (`Backdrops`).
+/// process (`filteredBackdrop`).
 func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: BackdropTone) {
     guard sigma > 0 || !tone.isIdentity, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
           let source = cairo_image_surface_get_data(target) else { return }
@@ -134,7 +180,7 @@ func paintBackdrop(_ box: SceneBox, _ cr: OpaquePointer, sigma: Double, tone: Ba
         cairo_surface_destroy(grid)
         cairo_surface_destroy(region)
     }
-    let filtered = Backdrops.shared.filtered(pixels, key: "\(bw)x\(bh)|\(deviceSigma)|\(factor)|\(tone.brightness)|\(tone.saturate)") { p in
+    let filtered = filteredBackdrop(pixels, key: "\(bw)x\(bh)|\(deviceSigma)|\(factor)|\(tone.brightness)|\(tone.saturate)") { p in
         p.withUnsafeMutableBufferPointer { buffer in
             boxBlur(buffer.baseAddress!, width: bw, height: bh, stride: stride, channels: 4, sigma: deviceSigma / Double(factor))
         }
@@ -191,30 +237,21 @@ func applyTone(_ pixels: inout [UInt8], _ tone: BackdropTone) {
     }
 }
 
-/// Filtered backdrops by what lies behind (the pixels themselves, compared in full on a hit, so
-/// the output never depends on what is cached) and the filter, shared by every painter of the
-/// process and bounded: a gallery's banners over one wallpaper are blurred once per size.
-final class Backdrops: Sendable {
-    static let shared = Backdrops()
-    private struct Entry { var source: [UInt8]; var filtered: [UInt8] }
-    private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
+/// Filtered backdrops, named by a sample of what lies behind and the filter; the whole of what
+/// lies behind is compared before a kept one is used. A gallery's banners over one wallpaper are
+/// filtered once per size.
+struct FilteredBackdrop: Sendable { var source: [UInt8]; var filtered: [UInt8] }
+let backdrops = RasterCache<FilteredBackdrop>(megabytes: 96) { 2 * $0.source.count }
 
-    func filtered(_ source: [UInt8], key: String, filter: (inout [UInt8]) -> Void) -> [UInt8] {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var i = 0
-        // A sample of the bytes names the entry; the whole source is compared before it is used.
-        while i < source.count { hash = (hash ^ UInt64(source[i])) &* 0x100_0000_01b3; i += 61 }
-        let name = key + "|\(source.count)|\(hash)"
-        if let known = state.withLock({ $0.entries[name] }), known.source == source { return known.filtered }
+func filteredBackdrop(_ source: [UInt8], key: String, filter: (inout [UInt8]) -> Void) -> [UInt8] {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var i = 0
+    while i < source.count { hash = (hash ^ UInt64(source[i])) &* 0x100_0000_01b3; i += 61 }
+    return backdrops.value(key + "|\(source.count)|\(hash)", usable: { $0.source == source }) {
         var made = source
         filter(&made)
-        state.withLock { s in
-            s.bytes += 2 * made.count
-            if s.bytes > 96 << 20 { s.entries.removeAll(); s.bytes = 2 * made.count }
-            s.entries[name] = Entry(source: source, filtered: made)
-        }
-        return made
-    }
+        return FilteredBackdrop(source: source, filtered: made)
+    }.filtered
 }
 
 /// Inset box shadows (Backgrounds 3 §7.1.1), the first on top, inside the padding box: all
@@ -256,14 +293,14 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         // A wide blur is worked on a coarser grid (`blurReduction`), and so is a mask of more
         // than a few megapixels (a huge spread); cairo scales it up.
         let fullArea = (sw + 2 * pad) * scale * (sh + 2 * pad) * scale
-        let maskScale = scale / max(Double(blurReduction(sigma * scale)), (fullArea / ShadowMasks.maxPixels).squareRoot())
+        let maskScale = scale / max(Double(blurReduction(sigma * scale)), (fullArea / shadowMaskMaxPixels).squareRoot())
         let pw = Int32(saturating: (sw + 2 * pad) * maskScale, rounded: .up), ph = Int32(saturating: (sh + 2 * pad) * maskScale, rounded: .up)
         guard pw > 0, ph > 0 else { continue }
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
         // The same card casts the same shadow on every page: its blurred mask is made once.
         let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(box.cornerShapes ?? [])|\(sigma)|\(maskScale)"
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, pw))
-        let bytes = ShadowMasks.shared.mask(key) {
+        let bytes = shadowMasks.value(key) {
             guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
             defer { cairo_surface_destroy(mask) }
             let mcr = cairo_create(mask)!
@@ -297,27 +334,10 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
     }
 }
 
-/// Blurred shadow masks by shape, shared by every painter of the process (bounded; output
-/// never depends on what is cached).
-final class ShadowMasks: @unchecked Sendable {
-    static let shared = ShadowMasks()
-    /// The most pixels one mask is blurred at.
-    static let maxPixels = 4_000_000.0
-    private let lock = NSLock()
-    private var masks: [String: [UInt8]] = [:]
-    private var bytes = 0
-
-    func mask(_ key: String, make: () -> [UInt8]) -> [UInt8] {
-        if let known = lock.withLock({ masks[key] }) { return known }
-        let made = make()
-        lock.withLock {
-            bytes += made.count
-            if bytes > 64 << 20 { masks.removeAll(); bytes = made.count }
-            masks[key] = made
-        }
-        return made
-    }
-}
+/// Blurred shadow masks by shape: the same card casts the same shadow on every page.
+let shadowMasks = RasterCache<[UInt8]>(megabytes: 64) { $0.count }
+/// The most pixels one shadow mask is blurred at.
+let shadowMaskMaxPixels = 4_000_000.0
 
 /// Three box blurs approximate a Gaussian of `sigma` pixels (the widths from Kovesi's
 /// "boxes for Gauss"), horizontally then vertically, in place, on each of `channels`
