@@ -374,6 +374,10 @@ public final class LayoutEngine {
     func decorate(_ box: inout SceneBox, _ s: ComputedStyle, width: Double, height: Double) {
         box.background = s.backgroundColor
         box.gradient = s.backgroundGradient
+        if s.backgroundGradient != nil {
+            let tile = backgroundTile(s, width: width, height: height, intrinsic: nil)
+            if tile.rect != Rect(x: 0, y: 0, width: width, height: height) { box.gradientTile = tile }
+        }
         box.shadows = s.boxShadows
         box.borderWidths = s.borderWidth
         box.borderColors = s.borderColor
@@ -413,27 +417,34 @@ public final class LayoutEngine {
         return m
     }
 
-    /// background-size and background-position against the padding box (Backgrounds 3 §3.6, §3.9).
     func backgroundImage(_ s: ComputedStyle, width: Double, height: Double) -> BackgroundImage? {
         guard let source = s.backgroundImage, let size = imageSize(source), size.width > 0, size.height > 0 else { return nil }
+        let tile = backgroundTile(s, width: width, height: height, intrinsic: size)
+        return BackgroundImage(source: source, tile: tile.rect, repeats: tile.repeats)
+    }
+
+    /// Where one background image's tile goes: background-size and background-position against
+    /// the padding box (Backgrounds 3 §3.6, §3.9). An image with no size of its own (a gradient)
+    /// is the padding box's size, or its side where background-size leaves one `auto` (§3.9).
+    func backgroundTile(_ s: ComputedStyle, width: Double, height: Double, intrinsic: (width: Double, height: Double)?) -> (rect: Rect, repeats: Bool) {
         let b = s.borderEdges()
         let (pw, ph) = (width - b.horizontal, height - b.vertical)
-        var (tw, th) = size
+        var (tw, th) = intrinsic ?? (pw, ph)
         switch s.backgroundSize {
         case .auto: break
-        case .cover: let f = max(pw / tw, ph / th); tw *= f; th *= f
-        case .contain: let f = min(pw / tw, ph / th); tw *= f; th *= f
+        case .cover: if intrinsic != nil { let f = max(pw / tw, ph / th); tw *= f; th *= f }
+        case .contain: if intrinsic != nil { let f = min(pw / tw, ph / th); tw *= f; th *= f }
         case .explicit(let w, let h):
             let rw = w.resolve(pw), rh = h.resolve(ph)
-            (tw, th) = (rw ?? (rh.map { $0 * tw / th } ?? tw), rh ?? (rw.map { $0 * th / tw } ?? th))
+            if intrinsic != nil { (tw, th) = (rw ?? (rh.map { $0 * tw / th } ?? tw), rh ?? (rw.map { $0 * th / tw } ?? th)) }
+            else { (tw, th) = (rw ?? pw, rh ?? ph) }
         }
         func offset(_ l: Length, _ free: Double) -> Double {
             if case .percent(let p) = l { return free * p / 100 }
             return l.resolve(free) ?? 0
         }
-        return BackgroundImage(source: source, tile: Rect(x: b.left + offset(s.backgroundPosition[0], pw - tw),
-                                                          y: b.top + offset(s.backgroundPosition[1], ph - th), width: tw, height: th),
-                               repeats: s.backgroundRepeat)
+        return (Rect(x: b.left + offset(s.backgroundPosition[0], pw - tw), y: b.top + offset(s.backgroundPosition[1], ph - th), width: tw, height: th),
+                s.backgroundRepeat)
     }
 
     /// Corner radii in points, scaled down together when they would overlap (Backgrounds 3 §5.5).

@@ -26,6 +26,9 @@ public struct SceneBox: Sendable {
     public var frame: Rect
     public var background = RGBA.clear
     public var gradient: Gradient?
+    /// Where the gradient's tile is drawn (background-size, -position, -repeat); nil: once over
+    /// the whole border box.
+    public var gradientTile: (rect: Rect, repeats: Bool)?
     public var backgroundImage: BackgroundImage?
     public var shadows: [BoxShadow] = []
     /// top, right, bottom, left

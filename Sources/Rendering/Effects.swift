@@ -52,6 +52,36 @@ func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h
     }
 }
 
+/// A gradient sized, placed and repeated by background-size, -position and -repeat, inside the
+/// rounded border box.
+func paintGradientTiles(_ g: Gradient, _ tile: (rect: Rect, repeats: Bool), _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double], shapes: [Double]?) {
+    let t = tile.rect
+    guard t.width >= 0.01, t.height >= 0.01 else { return }
+    // Repeated: from the copy at or before the box's top-left corner to past its bottom-right.
+    func starts(_ at: Double, _ size: Double, _ extent: Double) -> [Double] {
+        guard tile.repeats else { return [at] }
+        let first = at - (at / size).rounded(.up) * size
+        let count = Int(saturating: ((extent - first) / size).rounded(.up))
+        return count > 10_000 ? [at] : (0..<max(count, 1)).map { first + Double($0) * size }
+    }
+    let pattern = gradientPattern(g, width: t.width, height: t.height)
+    defer { cairo_pattern_destroy(pattern) }
+    cairo_save(cr)
+    roundedRect(cr, 0, 0, w, h, radii, shapes: shapes)
+    cairo_clip(cr)
+    for y in starts(t.y, t.height, h) {
+        for x in starts(t.x, t.width, w) {
+            cairo_save(cr)
+            cairo_translate(cr, x, y)
+            cairo_rectangle(cr, 0, 0, t.width, t.height)
+            cairo_set_source(cr, pattern)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+    }
+    cairo_restore(cr)
+}
+
 /// Large gradients' tiles, by gradient, size and scale.
 let gradientTiles = RasterCache<[UInt8]>(megabytes: 64) { $0.count }
 

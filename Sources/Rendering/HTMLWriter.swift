@@ -53,7 +53,7 @@ public enum HTMLWriter {
     public static let deviceScaleMeta = "pushpreview-device-scale"
 
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
-        let css = page.sheets.map { $0.css(for: page.appearance) { page.fontFiles[$0] } }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let css = page.sheets.map { $0.css(for: page.appearance, fontURL: { page.fontFiles[$0] }, rewriteURL: rewriteURL) }.filter { !$0.isEmpty }.joined(separator: "\n")
         return """
         <!DOCTYPE html>
         <html lang="\(escapeHTML(page.language))"\(isRightToLeftLanguage(page.language) ? " dir=\"rtl\"" : "")>

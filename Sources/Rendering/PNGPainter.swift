@@ -118,7 +118,10 @@ public struct PNGPainter {
             setColor(cr, box.background)
             cairo_fill(cr)
         }
-        if let gradient = box.gradient { paintGradient(gradient, cr, width: w, height: h, radii: box.radii, shapes: box.cornerShapes) }
+        if let gradient = box.gradient {
+            if let tile = box.gradientTile { paintGradientTiles(gradient, tile, cr, width: w, height: h, radii: box.radii, shapes: box.cornerShapes) }
+            else { paintGradient(gradient, cr, width: w, height: h, radii: box.radii, shapes: box.cornerShapes) }
+        }
         if let background = box.backgroundImage {
             do { try drawBackground(background, box: box, cr, &warnings) } catch { warnings.append("background \(background.source): \(error)") }
         }

@@ -177,12 +177,7 @@ struct PropertyParser {
             if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
             if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
             return set(Self.url(v)) { s.backgroundImage = $0 }
-        case "background":
-            if lower == "none" { s.backgroundGradient = nil; s.backgroundImage = nil; return true }
-            if let g = Gradient.parse(v, currentColor: s.color, length: { length($0) }) { s.backgroundGradient = g; return true }
-            if let c = color(v) { s.backgroundColor = c; return true }
-            let style = s
-            return background(v, &s) { Length.parse($0, font: units($0, style)) }
+        case "background": return backgroundShorthand(v, &s)
         case "background-size": return set(backgroundSize(lower, length: { length($0) })) { s.backgroundSize = $0 }
         case "background-position": return set(Self.position(lower, length: { length($0) })) { s.backgroundPosition = $0 }
         case "background-repeat": s.backgroundRepeat = lower != "no-repeat"; return ["repeat", "no-repeat"].contains(lower)
@@ -414,6 +409,25 @@ struct PropertyParser {
     }
 
     /// The `background` shorthand: colour, url(), position [/ size], repeat, in any order.
+    /// `background` sets every longhand, those it does not name to their initial values
+    /// (Backgrounds 3 §3.10): `background: transparent` takes an image away too. (A function of
+    /// its own: the style copies it makes stay out of `apply`'s frame, which recursion repeats.)
+    func backgroundShorthand(_ v: String, _ s: inout ComputedStyle) -> Bool {
+        let initial = Self.initialStyle
+        var t = s
+        t.backgroundColor = initial.backgroundColor; t.backgroundGradient = initial.backgroundGradient; t.backgroundImage = initial.backgroundImage
+        t.backgroundSize = initial.backgroundSize; t.backgroundPosition = initial.backgroundPosition; t.backgroundRepeat = initial.backgroundRepeat
+        let style = s
+        let length = { (text: String) in Length.parse(text, font: units(text, style)) }
+        if v.lowercased() == "none" { s = t; return true }
+        if let g = Gradient.parse(v, currentColor: s.color, length: length) { t.backgroundGradient = g; s = t; return true }
+        if let c = ColorParser.parse(v, currentColor: s.color) { t.backgroundColor = c; s = t; return true }
+        guard background(v, &t, length: length) else { return false }
+        s = t
+        return true
+    }
+    private static let initialStyle = ComputedStyle()
+
     func background(_ v: String, _ s: inout ComputedStyle, length: (String) -> Length?) -> Bool {
         // A slash outside url() separates position from size.
         let tokens = splitTopLevel(v, separator: "/").map(\.trimmed).enumerated().flatMap { i, part in

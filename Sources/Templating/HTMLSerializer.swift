@@ -1,5 +1,5 @@
-/// Element trees back to HTML text, escaped; `rewriteURL` maps each `src` (an attachment key to
-/// the file written beside the page, for example).
+/// Element trees back to HTML text, escaped; `rewriteURL` maps each `src` and each `url()` of a
+/// `style` attribute (an attachment key to the file written beside the page, for example).
 extension Element {
     static let voidElements: Set<String> = ["img", "br", "hr", "input", "source", "wbr", "col", "area", "track"]
 
@@ -13,7 +13,7 @@ extension Element {
         if includeSelf {
             out += "<" + tag
             for a in attributes {
-                let value = a.name == "src" ? rewriteURL(a.value) : a.value
+                let value = a.name == "src" ? rewriteURL(a.value) : a.name == "style" ? rewritingCSSURLs(a.value, rewriteURL) : a.value
                 out += " \(a.name)=\"\(escapeHTML(value))\""
             }
             out += ">"
