@@ -20,6 +20,8 @@ extension RenderOptions {
                   completes: .words(IOSVersion.accepted)),
             .list("glass", "LIST", "clear (the default) and/or tinted: the glass iOS 26 draws with (Settings › Display & Brightness); a style is in the file names when more than one is drawn",
                   completes: .words(IOSChrome.Glass.allCases.map(\.rawValue))),
+            .value("wallpaper", "FILE", "an image for the wallpaper behind the banner, the Lock Screen and stacks (what iOS 26's glass blurs), cropped to each device's screen as iOS crops it: scaled to fill, centred (default: PushPreview's own)",
+                   completes: .file),
             .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
             .flag("show-limits", "review mode: the custom view drawn whole, its height cap and the clipped part marked (-expanded-limits)"),
             .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
@@ -69,6 +71,9 @@ extension RenderOptions {
                 guard let style = IOSChrome.Glass(rawValue: v) else { throw Arguments.UsageError(description: "--glass takes clear and/or tinted, not '\(v)'") }
                 return style
             }
+        }
+        if let path = a.value("wallpaper") {
+            do { wallpaper = try Wallpaper(URL(fileURLWithPath: path)) } catch { throw Arguments.UsageError(description: "--wallpaper \(error.description)") }
         }
         for view in a.list("view") {
             guard RenderOptions.optionalViews.contains(view) else {

@@ -52,6 +52,8 @@ public struct TemplateContext: Sendable {
     /// A communication notification's leading image (the sender's or the group's avatar); nil
     /// `src` = the monogram of the sender's initials.
     public var avatarSource: String?
+    /// The wallpaper a person named (`--wallpaper`), cropped to the device's screen; nil: ours.
+    public var wallpaperSource: String?
     /// The labels the system draws for the interruption level, and the stack's summary line
     /// (`-stack` and `-lockscreen` views), in the locale's words.
     public var levelLabel: String?
@@ -240,6 +242,9 @@ public struct TemplateContext: Sendable {
             let plates = min(stack.count, 3) - 1
             object["stack"] = ["count": .number(Double(stack.count)), "summary": .string(stack.summary), 
                                "plates": .list((0..<plates).map { .number(Double($0 + 1)) })]
+        }
+        if let wallpaperSource {
+            object["wallpaper"] = ["src": .string(wallpaperSource), "width": .number(device.width), "height": .number(device.height)]
         }
         object["hasLines"] = .bool(!banner.subtitle.isEmpty || !banner.body.isEmpty || banner.thumbnail != nil)
         if let l = lockScreen {

@@ -1,5 +1,7 @@
+import ConfinedFiles
 import ContentStage
 import Foundation
+import Imaging
 import ServiceStage
 import Styling
 
@@ -41,7 +43,29 @@ public struct RenderOptions: Sendable, Codable {
     /// Views drawn only when asked (`--view`): `lockscreen`, `notification-center`.
     public var extraViews: Set<String> = []
     public static let optionalViews = ["lockscreen", "notification-center"]
+    /// `--wallpaper FILE`: the team's own, behind the banner, the Lock Screen and stacks (what iOS
+    /// 26's glass samples); nil: PushPreview's.
+    public var wallpaper: Wallpaper?
     public init() {}
+}
+
+/// An image a person named as the wallpaper: where it is, and its bytes' digest (`--incremental`
+/// draws again when it changes). Each worker reads it again, as it reads the fonts.
+public struct Wallpaper: Sendable, Codable, Equatable {
+    public var path: String
+    public var digest: String
+
+    /// The image at `url` (a file the person named), checked to be one PushPreview decodes.
+    public init(_ url: URL) throws(ConfigError) {
+        let bytes: [UInt8]
+        do { bytes = try TrustedFiles.read(url, limit: Self.byteLimit) } catch { throw ConfigError("\(url.path): \(error)") }
+        do { _ = try ImageSource(bytes) } catch { throw ConfigError("\(url.path): not an image PushPreview reads: \(error)") }
+        path = url.path
+        digest = SHA256.hex(bytes)
+    }
+
+    /// A photo as a phone takes it is a few MB; a file far larger is not a wallpaper.
+    public static let byteLimit = 64 << 20
 }
 
 /// One mock-up's outcome, as `--json` prints it and `report.json` lists it.

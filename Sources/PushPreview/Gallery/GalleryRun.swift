@@ -228,7 +228,7 @@ final class Counter: @unchecked Sendable {
 /// folder, the Xcode app's beneath its repository, the tool's own as named.
 enum InputKey {
     static func options(_ options: RenderOptions, timings: Bool) -> String {
-        SHA256.hex(Array("\(pushPreviewVersion)|\(options.axes.hashKey)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.extraViews.sorted())|\(timings)".utf8))
+        SHA256.hex(Array("\(pushPreviewVersion)|\(options.axes.hashKey)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.extraViews.sorted())|\(options.wallpaper?.digest ?? "")|\(timings)".utf8))
     }
 
     /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)

@@ -18,6 +18,8 @@ final class MediaPreparation {
     /// Video posters (PNGs up to a few hundred kB) and media durations already read, by file, size and time.
     private var posters = BoundedCache<String, MediaPoster>(budget: 8 << 20)
     struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
+    /// The wallpaper cropped to a screen (a JPEG of a few hundred kB), by image and size.
+    private var wallpapers = BoundedCache<String, [UInt8]>(budget: 8 << 20)
 
     /// Where the app icon is registered (drawn at most `icon.size` of the chrome's metrics).
     static let appIconSource = "media/app-icon."
@@ -88,6 +90,31 @@ final class MediaPreparation {
             return src
         } catch {
             result.warnings.append("\(image.path): the \(c.groupImage != nil ? "group" : "sender")'s image is not usable: \(error); drawing the monogram")
+            return nil
+        }
+    }
+
+    /// The wallpaper a person named (`--wallpaper`), cropped to the device's screen as iOS crops
+    /// it (scaled to fill, centred) at the device's scale; nil without one, or when it cannot be
+    /// read now (said, and PushPreview's own drawn).
+    func wallpaper(_ job: MockupRenderer.Job, result: inout MockupResult) -> String? {
+        guard let w = job.options.wallpaper else { return nil }
+        let scale = Double(job.device.scale)
+        let width = Int(saturating: job.device.width * scale, rounded: .toNearestOrAwayFromZero)
+        let height = Int(saturating: job.device.height * scale, rounded: .toNearestOrAwayFromZero)
+        let key = "\(w.digest)|\(width)x\(height)"
+        let src = "media/wallpaper-\(width)x\(height).jpg"
+        do {
+            let bytes: [UInt8]
+            if let known = wallpapers.value(key) { bytes = known } else {
+                let image = try Thumbnailer.thumbnail(try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit), width: width, height: height, fit: .fill)
+                bytes = try JPEGCodec.encode(image)
+                wallpapers.insert(bytes, for: key, cost: bytes.count)
+            }
+            try images.register(src, bytes: bytes, fileName: src, identity: key)
+            return src
+        } catch {
+            result.warnings.append("\(w.path): the wallpaper is not usable now: \(error); drawing PushPreview's own")
             return nil
         }
     }

@@ -38,6 +38,7 @@ struct ViewData {
         context.ios = try chrome[job.ios]!.get()
         context.glass = job.variant.glass
         context.avatarSource = media.avatar(job, result: &result)
+        context.wallpaperSource = media.wallpaper(job, result: &result)
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
         case .critical: context.levelLabel = systemString("Critical", job: job, result: &result) // iOS 18: "⚠ CRITICAL"

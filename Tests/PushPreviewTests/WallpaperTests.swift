@@ -1,0 +1,97 @@
+import Foundation
+import Imaging
+import PushPreview
+import Testing
+
+/// `--wallpaper FILE` (issue 36): the team's picture behind the banner and the Lock Screen,
+/// cropped to the device's screen as iOS crops it (scaled to fill, centred), the same in the page
+/// as Chromium draws it and in the PNG; what is not a usable picture is said, naming the file.
+struct WallpaperTests {
+    /// A landscape picture, red on the left half and blue on the right: a portrait screen filled
+    /// and centred shows both halves, split down its middle; anchored at the left it would be all red.
+    func picture(_ folder: URL) throws -> URL {
+        var pixels = [UInt8](repeating: 255, count: 1600 * 1200 * 4)
+        for y in 0..<1200 {
+            for x in 0..<1600 {
+                let i = (y * 1600 + x) * 4
+                (pixels[i], pixels[i + 1], pixels[i + 2]) = x < 800 ? (200, 40, 40) : (40, 60, 200)
+            }
+        }
+        let url = folder.appendingPathComponent("wall.png")
+        try Data(try PNGCodec.encode(RGBAImage(width: 1600, height: 1200, pixels: pixels))).write(to: url)
+        return url
+    }
+
+    func render(_ project: URL, out: URL, wallpaper: String, _ extra: [String] = []) throws -> ProcessRun {
+        try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/crew-message.apns").path, "--project", project.path,
+                                           "--out", out.path, "--device", "iphone-15", "--view", "lockscreen", "--wallpaper", wallpaper] + extra)
+    }
+
+    @Test func thePictureIsCroppedAsIOSCropsItAndTheBrowserAgrees() throws {
+        let project = try examplesCopy(payloads: ["crew-message.apns"])
+        let root = project.deletingLastPathComponent(), out = root.appendingPathComponent("Out")
+        let run = try render(project, out: out, wallpaper: try picture(root).path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lock = try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-light-lockscreen.png"))))
+        // Mid-screen, where nothing is drawn over the wallpaper: red left of the middle, blue right.
+        let left = lock.pixel(x: lock.width / 4, y: lock.height / 2), right = lock.pixel(x: lock.width * 3 / 4, y: lock.height / 2)
+        #expect(left.r > 150 && left.b < 90 && right.b > 150 && right.r < 90, "\(left) \(right)")
+        let split = (0..<lock.width).first { lock.pixel(x: $0, y: lock.height / 2).b > 120 } ?? -1
+        #expect(abs(split - lock.width / 2) <= 3, "the halves meet at x = \(split) of \(lock.width)")
+        let page = try String(contentsOf: out.appendingPathComponent("crew-message/iphone-15-light-banner.html"), encoding: .utf8)
+        // The page's style sheet names the copy written beside the pages, as its <img>s do.
+        let src = try #require(page.firstMatch(of: /background-image: url\("(\.\.\/media\/[0-9a-f]+\.jpg)"\)/)?.output.1, "\(page)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("crew-message").appendingPathComponent(String(src)).standardizedFileURL.path), "\(src) was not written")
+
+        guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
+            Issue.record("Chromium is not installed (make deps installs it): the wallpaper was not compared with a browser")
+            return
+        }
+        let work = root.appendingPathComponent("fidelity")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: out.appendingPathComponent("media"), to: work.appendingPathComponent("media"))
+        for view in ["light-banner", "light-lockscreen"] {
+            let folder = work.appendingPathComponent(view)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: out.appendingPathComponent("crew-message/iphone-15-\(view).html"), to: folder.appendingPathComponent("page.html"))
+            let png = try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
+            try JSONEncoder().encode(["width": 393, "height": Double(png.height) / 3, "scale": 3]).write(to: folder.appendingPathComponent("size.json"))
+        }
+        let capture = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/chromium-capture.py").path, work.path])
+        #expect(capture.status == 0, "\(capture.stderr)")
+        for view in ["light-banner", "light-lockscreen"] {
+            let ours = try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
+            let chrome = try PNGCodec.decode([UInt8](try Data(contentsOf: work.appendingPathComponent("\(view)/chrome.png"))))
+            #expect((ours.width, ours.height) == (chrome.width, chrome.height), "\(view)")
+            var off = 0, sum = 0
+            for y in 0..<min(ours.height, chrome.height) {
+                for x in 0..<min(ours.width, chrome.width) {
+                    let p = ours.pixel(x: x, y: y), q = chrome.pixel(x: x, y: y)
+                    let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+                    if d > 64 { off += 1 }
+                    sum += d
+                }
+            }
+            let total = Double(max(1, ours.width * ours.height))
+            print("wallpaper \(view): \(String(format: "%.3f", Double(off) / total * 100))% of pixels > 25% off, mean \(String(format: "%.2f", Double(sum) / total)) levels")
+            #expect(Double(off) / total < 0.01 && Double(sum) / total < 4, "\(view)")
+        }
+    }
+
+    @Test func whatIsNotAUsablePictureIsSaid() throws {
+        let project = try examplesCopy(payloads: ["crew-message.apns"])
+        let root = project.deletingLastPathComponent(), out = root.appendingPathComponent("Out")
+        let missing = try render(project, out: out, wallpaper: root.appendingPathComponent("nowhere.jpg").path)
+        #expect(missing.status != 0 && missing.stderr.contains("--wallpaper") && missing.stderr.contains("nowhere.jpg"), "\(missing.stderr)")
+        let text = root.appendingPathComponent("notes.txt")
+        try Data("not a picture".utf8).write(to: text)
+        let notImage = try render(project, out: out, wallpaper: text.path)
+        #expect(notImage.status != 0 && notImage.stderr.contains("notes.txt") && notImage.stderr.contains("not an image"), "\(notImage.stderr)")
+        // A picture whose header reads but whose data stops: said per mock-up, ours drawn instead.
+        let whole = try Data(contentsOf: try picture(root))
+        let cut = root.appendingPathComponent("cut.png")
+        try whole.prefix(whole.count / 3).write(to: cut)
+        let truncated = try render(project, out: out, wallpaper: cut.path, ["--json"])
+        #expect(truncated.stdout.contains("cut.png: the wallpaper is not usable now") || truncated.stderr.contains("cut.png"), "\(truncated.status) \(truncated.stdout.prefix(400)) \(truncated.stderr)")
+    }
+}
