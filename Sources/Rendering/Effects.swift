@@ -321,17 +321,20 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
         let sw = w + 2 * shadow.spread, sh = h + 2 * shadow.spread
         guard sw > 0, sh > 0 else { continue }
         // A wide blur is worked on a coarser grid (`blurReduction`), and so is a mask of more
-        // than a few megapixels (a huge spread); cairo scales it up.
+        // than a few megapixels (a huge spread). The blurred mask is then grown to the device's
+        // scale once, when it fits, rather than by cairo at every page it is painted on.
         let fullArea = (sw + 2 * pad) * scale * (sh + 2 * pad) * scale
         let maskScale = scale / max(Double(blurReduction(sigma * scale)), (fullArea / shadowMaskMaxPixels).squareRoot())
-        let pw = Int32(saturating: (sw + 2 * pad) * maskScale, rounded: .up), ph = Int32(saturating: (sh + 2 * pad) * maskScale, rounded: .up)
-        guard pw > 0, ph > 0 else { continue }
+        let paintScale = fullArea <= shadowMaskMaxPixels ? scale : maskScale
+        let mw = Int32(saturating: (sw + 2 * pad) * maskScale, rounded: .up), mh = Int32(saturating: (sh + 2 * pad) * maskScale, rounded: .up)
+        let pw = Int32(saturating: (sw + 2 * pad) * paintScale, rounded: .up), ph = Int32(saturating: (sh + 2 * pad) * paintScale, rounded: .up)
+        guard mw > 0, mh > 0, pw > 0, ph > 0 else { continue }
         let radii = box.radii.map { $0 > 0 ? max(0, $0 + shadow.spread) : 0 }
         // The same card casts the same shadow on every page: its blurred mask is made once.
-        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(box.cornerShapes ?? [])|\(sigma)|\(maskScale)"
+        let key = "\(pw)x\(ph)|\(sw),\(sh),\(pad)|\(radii)|\(box.cornerShapes ?? [])|\(sigma)|\(maskScale)|\(paintScale)"
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, pw))
         let bytes = shadowMasks.value(key) {
-            guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
+            guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, mw, mh) else { return [] }
             defer { cairo_surface_destroy(mask) }
             let mcr = cairo_create(mask)!
             cairo_scale(mcr, maskScale, maskScale)
@@ -340,15 +343,24 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
             cairo_fill(mcr)
             cairo_destroy(mcr)
             cairo_surface_flush(mask)
-            let data = cairo_image_surface_get_data(mask)!
-            boxBlur(data, width: Int(pw), height: Int(ph), stride: stride, channels: 1, sigma: sigma * maskScale)
-            return Array(UnsafeBufferPointer(start: data, count: stride * Int(ph)))
+            boxBlur(cairo_image_surface_get_data(mask)!, width: Int(mw), height: Int(mh), stride: Int(cairo_image_surface_get_stride(mask)), channels: 1, sigma: sigma * maskScale)
+            cairo_surface_mark_dirty(mask)
+            guard let grown = cairo_image_surface_create(CAIRO_FORMAT_A8, pw, ph) else { return [] }
+            defer { cairo_surface_destroy(grown) }
+            let gcr = cairo_create(grown)!
+            cairo_scale(gcr, paintScale / maskScale, paintScale / maskScale)
+            cairo_set_source_surface(gcr, mask, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(gcr), paintScale == maskScale ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+            cairo_paint(gcr)
+            cairo_destroy(gcr)
+            cairo_surface_flush(grown)
+            return Array(UnsafeBufferPointer(start: cairo_image_surface_get_data(grown)!, count: stride * Int(ph)))
         }
         guard bytes.count == stride * Int(ph) else { continue }
         bytes.withUnsafeBufferPointer { buffer in
             // cairo only reads a mask source: the cached bytes are lent, not copied.
             let mask = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: buffer.baseAddress), CAIRO_FORMAT_A8, pw, ph, Int32(stride))!
-            cairo_surface_set_device_scale(mask, maskScale, maskScale)
+            cairo_surface_set_device_scale(mask, paintScale, paintScale)
             cairo_save(cr)
             // Not under the box itself: clip to everything outside its border box.
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
