@@ -26,42 +26,7 @@ struct GlassTests {
         let page = try String(contentsOf: a.appendingPathComponent("crew-message/iphone-15-light-banner.html"), encoding: .utf8)
         #expect(page.contains("backdrop-filter: blur(6px) brightness(1.1) saturate(1)"), "the page's glass is CSS")
 
-        guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
-            Issue.record("Chromium is not installed (make deps installs it): the glass was not compared with a browser")
-            return
-        }
-        let work = root.appendingPathComponent("fidelity")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: a.appendingPathComponent("media"), to: work.appendingPathComponent("media"))
-        let views = ["light-banner", "dark-banner", "light-lockscreen", "dark-lockscreen"]
-        for view in views {
-            let folder = work.appendingPathComponent("glass-\(view)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: a.appendingPathComponent("crew-message/iphone-15-\(view).html"), to: folder.appendingPathComponent("page.html"))
-            let png = try PNGCodec.decode([UInt8](try Data(contentsOf: a.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
-            try JSONEncoder().encode(["width": 393, "height": Double(png.height) / 3, "scale": 3]).write(to: folder.appendingPathComponent("size.json"))
-        }
-        let capture = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/chromium-capture.py").path, work.path])
-        #expect(capture.status == 0, "\(capture.stderr)")
-        for view in views {
-            let ours = try PNGCodec.decode([UInt8](try Data(contentsOf: a.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
-            let chrome = try PNGCodec.decode([UInt8](try Data(contentsOf: work.appendingPathComponent("glass-\(view)/chrome.png"))))
-            #expect((ours.width, ours.height) == (chrome.width, chrome.height), "\(view)")
-            // The fidelity check's target: under 1% of pixels more than 25% off; and the glass
-            // itself (every pixel, text included) within a few levels on average.
-            var off = 0, total = 0, sum = 0
-            for y in 0..<min(ours.height, chrome.height) {
-                for x in 0..<min(ours.width, chrome.width) {
-                    let p = ours.pixel(x: x, y: y), q = chrome.pixel(x: x, y: y)
-                    let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
-                    if d > 64 { off += 1 }
-                    sum += d
-                    total += 1
-                }
-            }
-            let share = Double(off) / Double(max(total, 1)), mean = Double(sum) / Double(max(total, 1))
-            print("glass \(view): \(String(format: "%.3f", share * 100))% of pixels > 25% off, mean difference \(String(format: "%.2f", mean)) levels")
-            #expect(share < 0.01 && mean < 4, "\(view): \(share * 100)% off, mean \(mean)")
-        }
+        try expectChromiumAgrees("glass", views: ["light-banner", "dark-banner", "light-lockscreen", "dark-lockscreen"].map { "crew-message/iphone-15-\($0)" },
+                                 in: a, work: root.appendingPathComponent("fidelity"), width: 393)
     }
 }

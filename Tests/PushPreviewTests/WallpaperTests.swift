@@ -43,39 +43,8 @@ struct WallpaperTests {
         let src = try #require(page.firstMatch(of: /background-image: url\("(\.\.\/media\/[0-9a-f]+\.jpg)"\)/)?.output.1, "\(page)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("crew-message").appendingPathComponent(String(src)).standardizedFileURL.path), "\(src) was not written")
 
-        guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
-            Issue.record("Chromium is not installed (make deps installs it): the wallpaper was not compared with a browser")
-            return
-        }
-        let work = root.appendingPathComponent("fidelity")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: out.appendingPathComponent("media"), to: work.appendingPathComponent("media"))
-        for view in ["light-banner", "light-lockscreen"] {
-            let folder = work.appendingPathComponent(view)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: out.appendingPathComponent("crew-message/iphone-15-\(view).html"), to: folder.appendingPathComponent("page.html"))
-            let png = try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
-            try JSONEncoder().encode(["width": 393, "height": Double(png.height) / 3, "scale": 3]).write(to: folder.appendingPathComponent("size.json"))
-        }
-        let capture = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/chromium-capture.py").path, work.path])
-        #expect(capture.status == 0, "\(capture.stderr)")
-        for view in ["light-banner", "light-lockscreen"] {
-            let ours = try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-\(view).png"))))
-            let chrome = try PNGCodec.decode([UInt8](try Data(contentsOf: work.appendingPathComponent("\(view)/chrome.png"))))
-            #expect((ours.width, ours.height) == (chrome.width, chrome.height), "\(view)")
-            var off = 0, sum = 0
-            for y in 0..<min(ours.height, chrome.height) {
-                for x in 0..<min(ours.width, chrome.width) {
-                    let p = ours.pixel(x: x, y: y), q = chrome.pixel(x: x, y: y)
-                    let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
-                    if d > 64 { off += 1 }
-                    sum += d
-                }
-            }
-            let total = Double(max(1, ours.width * ours.height))
-            print("wallpaper \(view): \(String(format: "%.3f", Double(off) / total * 100))% of pixels > 25% off, mean \(String(format: "%.2f", Double(sum) / total)) levels")
-            #expect(Double(off) / total < 0.01 && Double(sum) / total < 4, "\(view)")
-        }
+        try expectChromiumAgrees("wallpaper", views: ["crew-message/iphone-15-light-banner", "crew-message/iphone-15-light-lockscreen"],
+                                 in: out, work: root.appendingPathComponent("fidelity"), width: 393)
     }
 
     @Test func whatIsNotAUsablePictureIsSaid() throws {
