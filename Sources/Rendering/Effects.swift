@@ -6,10 +6,10 @@ import Styling
 
 // Gradients and shadows, the parts of paint cairo has no single call for.
 
-/// Fills the box with a gradient. A large one on the pixel grid (the wallpaper behind every view
-/// of a device) is drawn once per process into a tile and copied from it after, hit or miss
-/// alike, so what is kept never changes a byte: cairo takes milliseconds a megapixel for a
-/// radial gradient.
+/// Fills the box with a gradient. A large radial one on the pixel grid (the wallpaper behind every
+/// view of a device) is drawn once per process into a tile and copied from it after, hit or miss
+/// alike, so what is kept never changes a byte: cairo takes milliseconds a megapixel for a radial
+/// gradient (a linear one costs about what the copy does).
 func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h: Double, radii: [Double], shapes: [Double]?) {
     let pattern = gradientPattern(g, width: w, height: h)
     defer { cairo_pattern_destroy(pattern) }
@@ -19,7 +19,7 @@ func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h
     var x = 0.0, y = 0.0
     cairo_user_to_device(cr, &x, &y)
     let tw = Int(saturating: w * m.xx, rounded: .up), th = Int(saturating: h * m.yy, rounded: .up)
-    guard m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, x == x.rounded(), y == y.rounded(), (250_000...16_000_000).contains(tw * th) else {
+    guard case .radial = g.shape, m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, x == x.rounded(), y == y.rounded(), (250_000...16_000_000).contains(tw * th) else {
         cairo_set_source(cr, pattern)
         cairo_fill(cr)
         return
@@ -82,8 +82,8 @@ func paintGradientTiles(_ g: Gradient, _ tile: (rect: Rect, repeats: Bool), _ cr
     cairo_restore(cr)
 }
 
-/// Large gradients' tiles, by gradient, size and scale.
-let gradientTiles = RasterCache<[UInt8]>(megabytes: 64) { $0.count }
+/// Large radial gradients' tiles, by gradient, size and scale.
+let gradientTiles = RasterCache<[UInt8]>(megabytes: 12) { $0.count }
 
 /// A gradient as a cairo pattern over a box of `w` × `h` (the caller destroys it). Linear: along
 /// the CSS gradient line (Images 3 §3.1.1), through the centre at the angle, long enough that
@@ -271,7 +271,7 @@ func applyTone(_ pixels: inout [UInt8], _ tone: BackdropTone) {
 /// lies behind is compared before a kept one is used. A gallery's banners over one wallpaper are
 /// filtered once per size.
 struct FilteredBackdrop: Sendable { var source: [UInt8]; var filtered: [UInt8] }
-let backdrops = RasterCache<FilteredBackdrop>(megabytes: 96) { 2 * $0.source.count }
+let backdrops = RasterCache<FilteredBackdrop>(megabytes: 8) { 2 * $0.source.count }
 
 func filteredBackdrop(_ source: [UInt8], key: String, filter: (inout [UInt8]) -> Void) -> [UInt8] {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -377,7 +377,7 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
 }
 
 /// Blurred shadow masks by shape: the same card casts the same shadow on every page.
-let shadowMasks = RasterCache<[UInt8]>(megabytes: 64) { $0.count }
+let shadowMasks = RasterCache<[UInt8]>(megabytes: 8) { $0.count }
 /// The most pixels one shadow mask is blurred at.
 let shadowMaskMaxPixels = 4_000_000.0
 
