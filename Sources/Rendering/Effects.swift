@@ -19,7 +19,9 @@ func paintGradient(_ g: Gradient, _ cr: OpaquePointer, width w: Double, height h
     var x = 0.0, y = 0.0
     cairo_user_to_device(cr, &x, &y)
     let tw = Int(saturating: w * m.xx, rounded: .up), th = Int(saturating: h * m.yy, rounded: .up)
-    guard case .radial = g.shape, m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, x == x.rounded(), y == y.rounded(), (250_000...16_000_000).contains(tw * th) else {
+    // A tile the cache cannot keep (a quarter of its budget: a whole Lock Screen) is drawn directly.
+    guard case .radial = g.shape, m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, x == x.rounded(), y == y.rounded(),
+          (250_000...(gradientTileMegabytes << 20) / 16).contains(tw * th) else {
         cairo_set_source(cr, pattern)
         cairo_fill(cr)
         return
@@ -83,7 +85,8 @@ func paintGradientTiles(_ g: Gradient, _ tile: (rect: Rect, repeats: Bool), _ cr
 }
 
 /// Large radial gradients' tiles, by gradient, size and scale.
-let gradientTiles = RasterCache<[UInt8]>(megabytes: 12) { $0.count }
+let gradientTiles = RasterCache<[UInt8]>(megabytes: gradientTileMegabytes) { $0.count }
+let gradientTileMegabytes = 24
 
 /// A gradient as a cairo pattern over a box of `w` × `h` (the caller destroys it). Linear: along
 /// the CSS gradient line (Images 3 §3.1.1), through the centre at the angle, long enough that
@@ -377,7 +380,7 @@ func paintShadows(_ box: SceneBox, _ cr: OpaquePointer, scale: Double) {
 }
 
 /// Blurred shadow masks by shape: the same card casts the same shadow on every page.
-let shadowMasks = RasterCache<[UInt8]>(megabytes: 8) { $0.count }
+let shadowMasks = RasterCache<[UInt8]>(megabytes: 16) { $0.count }
 /// The most pixels one shadow mask is blurred at.
 let shadowMaskMaxPixels = 4_000_000.0
 
