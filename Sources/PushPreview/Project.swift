@@ -29,6 +29,9 @@ public struct Project: Sendable {
     public var stringsFolders: [ConfinedFolder]
     /// Font files loaded for every page: `fonts` in the settings, and the Xcode app's UIAppFonts.
     public var fonts: [URL] = []
+    /// `"wallpaper"`: the picture behind the banner, the Lock Screen and stacks, in the project or
+    /// the repository `xcode` names (`--wallpaper` overrides it).
+    public var wallpaper: URL?
     /// The Xcode project `"xcode"` names, read on every run (nil without one).
     public var xcode: URL?
     /// The files a run reads from the Xcode app (its pbxproj, or XcodeGen spec and xcconfig files,
@@ -53,7 +56,7 @@ public struct Project: Sendable {
 
     public static let settingsFile = "pushpreview.json"
     /// The keys of pushpreview.json read here and by `ServiceSettings` (any other is warned of).
-    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "ios", "categories"])
+    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "ios", "categories", "wallpaper"])
 
     public init(folder: URL) throws(ProjectError) {
         try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
@@ -107,6 +110,10 @@ public struct Project: Sendable {
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 if let url = roots.file(s, relativeTo: self.folder) { appIcon = AppIconFiles(light: url) }
                 else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project and the repository xcode names; drawing the placeholder") }
+            case "wallpaper":
+                guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of a picture, got \(value.compact)") }
+                if let url = roots.file(s, relativeTo: self.folder) { wallpaper = url }
+                else { warn(key, "\(s) lies outside the project and the repository xcode names; drawing PushPreview's own", code: "wallpaper.outside") }
             case "fonts":
                 for path in try strings(value, key) {
                     if let url = roots.file(path, relativeTo: self.folder) { fonts.append(url) }

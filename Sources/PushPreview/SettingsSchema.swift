@@ -14,6 +14,7 @@ public enum SettingsSchema {
         "appName": {"type": "string", "description": "The app name in the notification header (default: the Xcode app's display name, else PushPreview)."},
         "bundleId": {"type": "string", "pattern": "^[A-Za-z0-9.-]+$", "description": "The app's bundle ID: the apns-topic pushpreview serve's APNs endpoint requires (TopicDisallowed otherwise)."},
         "appIcon": {"type": "string", "description": "The app icon image, relative to the project; it must lie in the project or in the repository \"xcode\" names."},
+        "wallpaper": {"type": "string", "minLength": 1, "description": "A picture (JPEG, PNG or GIF) behind the banner, the Lock Screen and stacks, cropped to each device's screen as iOS crops a wallpaper; relative to the project, inside it or the repository \"xcode\" names (--wallpaper overrides it)."},
         "fonts": {"$ref": "#/$defs/strings", "description": "Font files loaded for every page, relative to the project; inside the project or the repository \"xcode\" names."},
         "xcode": {"type": "string", "minLength": 1, "description": "Relative path of the app's .xcodeproj, .xcworkspace, XcodeGen project.yml or folder; its Info.plists, strings, icon and fonts are read where they live. Inside a git checkout it must lie in that checkout."},
         "devices": {"$ref": "#/$defs/strings", "description": "Device profile ids drawn when --device is not given (pushpreview devices)."},

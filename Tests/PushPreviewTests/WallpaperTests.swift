@@ -63,4 +63,35 @@ struct WallpaperTests {
         let truncated = try render(project, out: out, wallpaper: cut.path, ["--json"])
         #expect(truncated.stdout.contains("cut.png: the wallpaper is not usable now") || truncated.stderr.contains("cut.png"), "\(truncated.status) \(truncated.stdout.prefix(400)) \(truncated.stderr)")
     }
+
+    /// The project's `"wallpaper"` is read through the project's confinement: inside it, drawn; a
+    /// path leading out, or a link out, is said and ours drawn.
+    @Test func theProjectsWallpaperStaysInTheProject() throws {
+        let project = try examplesCopy(payloads: ["crew-message.apns"])
+        let root = project.deletingLastPathComponent()
+        let picture = try picture(root)
+        try FileManager.default.copyItem(at: picture, to: project.appendingPathComponent("wall.png"))
+        try FileManager.default.createSymbolicLink(at: project.appendingPathComponent("link.png"), withDestinationURL: picture)
+        let settings = project.appendingPathComponent("pushpreview.json")
+        let original = try String(contentsOf: settings, encoding: .utf8)
+        func lockScreen(_ wallpaper: String, _ name: String) throws -> (ProcessRun, RGBAImage?) {
+            try original.replacingOccurrences(of: "{", with: "{\"wallpaper\": \"\(wallpaper)\", ", options: [], range: original.range(of: "{"))
+                .write(to: settings, atomically: true, encoding: .utf8)
+            let out = root.appendingPathComponent(name)
+            let run = try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/crew-message.apns").path, "--project", project.path,
+                                                         "--out", out.path, "--device", "iphone-15", "--view", "lockscreen", "--format", "png", "--json"])
+            let png = try? PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-light-lockscreen.png"))))
+            return (run, png)
+        }
+        let (inside, drawn) = try lockScreen("wall.png", "In")
+        let lock = try #require(drawn, "\(inside.stderr)")
+        let left = lock.pixel(x: lock.width / 4, y: lock.height / 2), right = lock.pixel(x: lock.width * 3 / 4, y: lock.height / 2)
+        #expect(left.r > 150 && left.b < 90 && right.b > 150 && right.r < 90, "\(left) \(right)")
+        for (path, said) in [("../wall.png", "lies outside the project"), ("link.png", "lies outside the project")] {
+            let (run, png) = try lockScreen(path, "Out-" + path.replacingOccurrences(of: "/", with: "_"))
+            #expect((run.stdout + run.stderr).contains(said), "\(path): \(run.stdout.prefix(600)) \(run.stderr)")
+            let mid = try #require(png).pixel(x: lock.width / 4, y: lock.height / 2)
+            #expect(!(mid.r > 150 && mid.b < 90), "\(path): the picture outside was drawn")
+        }
+    }
 }

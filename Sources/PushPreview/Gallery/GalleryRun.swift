@@ -242,6 +242,9 @@ enum InputKey {
         }
         for (name, url) in toolFiles(templates) { named["templates/" + name] = (url.path, hash { try TrustedFiles.read(url) }) }
         for file in project.xcodeInputs { named[file.path] = (file.path, hash { try project.inputs.read(file) }) }
+        if let w = project.wallpaper, !w.path.hasPrefix(project.folder.path + "/") {
+            named[w.path] = (w.path, hash { try project.inputs.read(w, limit: Wallpaper.byteLimit) })
+        }
         return named
     }
 

@@ -94,27 +94,31 @@ final class MediaPreparation {
         }
     }
 
-    /// The wallpaper a person named (`--wallpaper`), cropped to the device's screen as iOS crops
-    /// it (scaled to fill, centred) at the device's scale; nil without one, or when it cannot be
-    /// read now (said, and PushPreview's own drawn).
+    /// The wallpaper a person named (`--wallpaper`, else the project's `"wallpaper"`), cropped to
+    /// the device's screen as iOS crops it (scaled to fill, centred) at the device's scale; nil
+    /// without one, or when it cannot be read now (said, and PushPreview's own drawn).
     func wallpaper(_ job: MockupRenderer.Job, result: inout MockupResult) -> String? {
-        guard let w = job.options.wallpaper else { return nil }
+        let named: (path: String, read: () throws -> [UInt8])
+        if let w = job.options.wallpaper { named = (w.path, { try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit) }) }
+        else if let url = job.project.wallpaper { named = (url.path, { try job.project.inputs.read(url, limit: Wallpaper.byteLimit) }) }
+        else { return nil }
         let scale = Double(job.device.scale)
         let width = Int(saturating: job.device.width * scale, rounded: .toNearestOrAwayFromZero)
         let height = Int(saturating: job.device.height * scale, rounded: .toNearestOrAwayFromZero)
-        let key = "\(w.digest)|\(width)x\(height)"
         let src = "media/wallpaper-\(width)x\(height).jpg"
         do {
+            let picture = try named.read()
+            // By content: a picture edited while serve runs is cropped again.
+            let key = "\(SHA256.hex(picture))|\(width)x\(height)"
             let bytes: [UInt8]
             if let known = wallpapers.value(key) { bytes = known } else {
-                let image = try Thumbnailer.thumbnail(try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit), width: width, height: height, fit: .fill)
-                bytes = try JPEGCodec.encode(image)
+                bytes = try JPEGCodec.encode(try Thumbnailer.thumbnail(picture, width: width, height: height, fit: .fill))
                 wallpapers.insert(bytes, for: key, cost: bytes.count)
             }
             try images.register(src, bytes: bytes, fileName: src, identity: key)
             return src
         } catch {
-            result.warnings.append("\(w.path): the wallpaper is not usable now: \(error); drawing PushPreview's own")
+            result.warnings.append("\(named.path): the wallpaper is not usable now: \(error); drawing PushPreview's own")
             return nil
         }
     }
