@@ -9,7 +9,9 @@
   the process tree) idle before, at its peak during, and idle after the load; and the CPU the
   tree uses while idle.
 Usage: bench-serve.py PUSHPREVIEW [--seconds 30] [--rate 200] [--pages 20] [--edits 20]"""
-import argparse, http.client, json, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time, uuid
+import argparse, http.client, json, os, shutil, signal, socket, statistics, subprocess, sys, threading, time, uuid
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_harness
 
 parser = argparse.ArgumentParser()
 parser.add_argument("binary")
@@ -19,13 +21,7 @@ parser.add_argument("--pages", type=int, default=20)
 parser.add_argument("--edits", type=int, default=20)
 parser.add_argument("--check", action="store_true", help="exit 1 when a push is lost or a page missed the last event (for make test)")
 args = parser.parse_args()
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-work = tempfile.mkdtemp(prefix="pushpreview-bench-serve-")
-project = os.path.join(work, "Examples")
-shutil.copytree(os.path.join(root, "Examples"), project, ignore=shutil.ignore_patterns("cache"))
-for name in os.listdir(os.path.join(project, "payloads")):
-    if name not in ("localized-boarding.apns", "plain-alert.apns"):
-        os.remove(os.path.join(project, "payloads", name))
+work, project = serve_harness.project_copy("pushpreview-bench-serve-", ["localized-boarding.apns", "plain-alert.apns"])
 settings = json.load(open(os.path.join(project, "pushpreview.json")))
 settings["bundleId"] = "com.example.ferry"
 json.dump(settings, open(os.path.join(project, "pushpreview.json"), "w"))
@@ -61,15 +57,7 @@ def cpu_seconds(pid):
         except OSError: pass
     return total / os.sysconf("SC_CLK_TCK")
 
-log = open(os.path.join(work, "serve.log"), "w")
-server = subprocess.Popen([args.binary, "serve", project, "--out", os.path.join(work, "Output"), "--port", "0", "--device", "iphone-15",
-                           "--appearance", "light,dark", "--locale", "en"], stdout=subprocess.PIPE, stderr=log, text=True)
-port = None
-for line in server.stdout:
-    if line.startswith("serving http://127.0.0.1:"):
-        port = int(line.split(":")[2].split("/")[0])
-        break
-if port is None: sys.exit("bench-serve: serve did not start: " + open(os.path.join(work, "serve.log")).read())
+server, port = serve_harness.start(args.binary, work, project, appearance="light,dark")
 
 class Page(threading.Thread):
     """One open page: reads the event stream and notes when each picture was named."""

@@ -5,7 +5,9 @@ and spliced (headers, JWTs, paths, frame lengths). The server must stay up, answ
 request after every batch, and never answer 5xx (but 505 HTTP Version Not Supported). Cases that broke it are written to
 CRASHES/serve/. Bounded: --cases N or --seconds S.
 Usage: fuzz-serve.py PUSHPREVIEW CRASHES [--cases N] [--seconds S] [--seed K]"""
-import argparse, json, os, random, shutil, socket, subprocess, sys, tempfile, time
+import argparse, json, os, random, shutil, socket, subprocess, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_harness
 
 parser = argparse.ArgumentParser()
 parser.add_argument("binary"); parser.add_argument("crashes")
@@ -13,16 +15,8 @@ parser.add_argument("--cases", type=int, default=0); parser.add_argument("--seco
 parser.add_argument("--seed", type=int, default=1)
 args = parser.parse_args()
 rng = random.Random(args.seed)
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-work = tempfile.mkdtemp(prefix="pushpreview-fuzz-serve-")
-project = os.path.join(work, "Examples")
-shutil.copytree(os.path.join(root, "Examples"), project, ignore=shutil.ignore_patterns("cache"))
-for name in os.listdir(os.path.join(project, "payloads")):
-    if name != "plain-alert.apns": os.remove(os.path.join(project, "payloads", name))
-log = open(os.path.join(work, "serve.log"), "w")
-server = subprocess.Popen([args.binary, "serve", project, "--out", os.path.join(work, "Output"), "--port", "0", "--device", "iphone-15",
-                           "--appearance", "light", "--locale", "en"], stdout=subprocess.PIPE, stderr=log, text=True)
-port = next(int(l.split(":")[2].split("/")[0]) for l in server.stdout if l.startswith("serving http://127.0.0.1:"))
+work, project = serve_harness.project_copy("pushpreview-fuzz-serve-", ["plain-alert.apns"])
+server, port = serve_harness.start(args.binary, work, project)
 
 def frame(kind, flags, stream, payload):
     return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload

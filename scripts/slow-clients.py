@@ -7,23 +7,17 @@ a second; a TLS ClientHello dripped the same way; HTTP/2 streams whose window st
 HTTP/1.1 connections at once, each asking a page; and, when installed, Debian's slowhttptest
 (slow headers, slow body, slow read). Bounded in count and time; nothing leaves 127.0.0.1.
 Usage: slow-clients.py PUSHPREVIEW [--seconds S] [--only NAME,...]   (exit 1 on a failure)"""
-import argparse, os, re, shutil, signal, socket, ssl, subprocess, sys, tempfile, threading, time
+import argparse, os, re, shutil, signal, socket, ssl, subprocess, sys, threading, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_harness
 
 parser = argparse.ArgumentParser()
 parser.add_argument("binary")
 parser.add_argument("--seconds", type=float, default=12, help="how long each attack lasts")
 parser.add_argument("--only", default="", help="attacks to run, comma-separated")
 args = parser.parse_args()
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-work = tempfile.mkdtemp(prefix="pushpreview-slow-clients-")
-project = os.path.join(work, "Examples")
-shutil.copytree(os.path.join(root, "Examples"), project, ignore=shutil.ignore_patterns("cache"))
-for name in os.listdir(os.path.join(project, "payloads")):
-    if name != "plain-alert.apns": os.remove(os.path.join(project, "payloads", name))
-log = open(os.path.join(work, "serve.log"), "w")
-server = subprocess.Popen([args.binary, "serve", project, "--out", os.path.join(work, "Output"), "--port", "0", "--device", "iphone-15",
-                           "--appearance", "light", "--locale", "en", "--jobs", "1"], stdout=subprocess.PIPE, stderr=log, text=True)
-port = next(int(l.split(":")[2].split("/")[0]) for l in server.stdout if l.startswith("serving http://127.0.0.1:"))
+work, project = serve_harness.project_copy("pushpreview-slow-clients-", ["plain-alert.apns"])
+server, port = serve_harness.start(args.binary, work, project, extra=["--jobs", "1"])
 certificate = os.path.join(project, ".pushpreview", "tls", "server.pem")
 failures = []
 
@@ -221,7 +215,6 @@ finally:
     except subprocess.TimeoutExpired:
         failures.append("ctrl-c: serve was still running 5 s after SIGINT")
         server.kill(); server.wait()
-    log.close()
     if failures:
         print(open(os.path.join(work, "serve.log")).read()[-3000:], file=sys.stderr)
     shutil.rmtree(work, ignore_errors=True)
