@@ -448,20 +448,17 @@ def measure_blob(img, it, refs):
         cx, cy = it["extent_at"]
         px_, py_ = int(round(img.px(cx))) - ox, int(round(img.px(cy))) - oy
         comp = lab == best
-        row = comp[py_]
-        a = px_
-        while a > 0 and row[a - 1]:
-            a -= 1
-        b = px_
-        while b < len(row) - 1 and row[b + 1]:
-            b += 1
-        col = comp[:, px_]
-        c = py_
-        while c > 0 and col[c - 1]:
-            c -= 1
-        e = py_
-        while e < len(col) - 1 and col[e + 1]:
-            e += 1
+
+        def run(line, i):
+            """The first and last index of the set run through `i`."""
+            lo, hi = i, i
+            while lo > 0 and line[lo - 1]:
+                lo -= 1
+            while hi < len(line) - 1 and line[hi + 1]:
+                hi += 1
+            return lo, hi
+        a, b = run(comp[py_], px_)
+        c, e = run(comp[:, px_], py_)
         extra = {"run_left": round((a + ox) / img.s, 2), "run_right": round((b + 1 + ox) / img.s, 2),
                  "run_top": round((c + oy) / img.s, 2), "run_bottom": round((e + 1 + oy) / img.s, 2),
                  "run_width": round((b + 1 - a) / img.s, 2), "run_height": round((e + 1 - c) / img.s, 2)}

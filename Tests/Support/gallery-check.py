@@ -4,17 +4,12 @@ errors, the filters show exactly the matching cards, the failed input is listed,
 from disk. Prints one JSON object with what it saw; exit status 1 on any failure.
 Usage: gallery-check.py OUTPUT FAILED_PAYLOAD_NAME"""
 import json, os, sys, time
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gallery_browser
 from selenium.webdriver.support.ui import Select
 
 output, failed_name = os.path.abspath(sys.argv[1]), sys.argv[2]
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--window-size=1280,900"]:
-    options.add_argument(flag)
-options.binary_location = "/usr/bin/chromium"
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = gallery_browser.start()
 problems, seen = [], {}
 try:
     driver.get("file://" + os.path.join(output, "index.html"))

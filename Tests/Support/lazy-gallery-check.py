@@ -6,18 +6,13 @@ filters are kept in the URL and a link with them applies them, and a link to a c
 never placed shows it. Prints one JSON object; exit status 1 on any failure.
 Usage: lazy-gallery-check.py OUTPUT CARDS"""
 import json, os, sys, time
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gallery_browser
 from selenium.webdriver.support.ui import Select
 
 output, total = os.path.abspath(sys.argv[1]), int(sys.argv[2])
 page = "file://" + os.path.join(output, "index.html")
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--window-size=1280,900"]:
-    options.add_argument(flag)
-options.binary_location = "/usr/bin/chromium"
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = gallery_browser.start()
 problems, seen = [], {}
 placed = lambda: driver.execute_script("return [...document.querySelectorAll('main .card:not([hidden])')].map(c => c.id)")
 shown = lambda: driver.execute_script("return document.getElementById('shown').textContent")

@@ -98,21 +98,24 @@ final class MediaPreparation {
     /// the device's screen as iOS crops it (scaled to fill, centred) at the device's scale; nil
     /// without one, or when it cannot be read now (said, and PushPreview's own drawn).
     func wallpaper(_ job: MockupRenderer.Job, result: inout MockupResult) -> String? {
-        let named: (path: String, read: () throws -> [UInt8])
-        if let w = job.options.wallpaper { named = (w.path, { try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit) }) }
-        else if let url = job.project.wallpaper { named = (url.path, { try job.project.inputs.read(url, limit: Wallpaper.byteLimit) }) }
+        // Known by content: `--wallpaper`'s digest was taken when the run began (the file is read
+        // again only to crop it); the project's is read and hashed per job, so one edited while
+        // serve runs is cropped again.
+        let named: (path: String, digest: String?, read: () throws -> [UInt8])
+        if let w = job.options.wallpaper { named = (w.path, w.digest, { try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit) }) }
+        else if let url = job.project.wallpaper { named = (url.path, nil, { try job.project.inputs.read(url, limit: Wallpaper.byteLimit) }) }
         else { return nil }
         let scale = Double(job.device.scale)
         let width = Int(saturating: job.device.width * scale, rounded: .toNearestOrAwayFromZero)
         let height = Int(saturating: job.device.height * scale, rounded: .toNearestOrAwayFromZero)
         let src = "media/wallpaper-\(width)x\(height).jpg"
         do {
-            let picture = try named.read()
-            // By content: a picture edited while serve runs is cropped again.
-            let key = "\(SHA256.hex(picture))|\(width)x\(height)"
+            var picture = named.digest == nil ? try named.read() : nil
+            let key = "\(named.digest ?? SHA256.hex(picture!))|\(width)x\(height)"
             let bytes: [UInt8]
             if let known = wallpapers.value(key) { bytes = known } else {
-                bytes = try JPEGCodec.encode(try Thumbnailer.thumbnail(picture, width: width, height: height, fit: .fill))
+                if picture == nil { picture = try named.read() }
+                bytes = try JPEGCodec.encode(try Thumbnailer.thumbnail(picture!, width: width, height: height, fit: .fill))
                 wallpapers.insert(bytes, for: key, cost: bytes.count)
             }
             try images.register(src, bytes: bytes, fileName: src, identity: key)
