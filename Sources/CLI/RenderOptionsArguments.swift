@@ -27,7 +27,7 @@ extension RenderOptions {
             .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
             .flag("hidden-previews", "the banner as with previews hidden (-banner-hidden)"),
             .value("time-budget", "S", "service-stage budget in seconds, 0 < S ≤ 600 (default: the project's timeBudget, else 30)"),
-            .list("font-dir", "DIR", "more fonts to load (Inter and Noto Color Emoji are always loaded)", completes: .folder),
+            .list("font-dir", "DIR", "more fonts to load (Inter and Noto Color Emoji are always loaded; SF Pro's faces here draw the system's text)", completes: .folder),
         ] + WorkerPlan.options(
             timeout: "seconds one payload may take in its worker, every device and locale included, before it is stopped (default 120); the project's reading (its Xcode app, strings and template checks) has the same limit",
             memory: "memory a worker may use before its payload (or the project's reading) is stopped (default 1024)")

@@ -91,7 +91,7 @@ public struct ContentStage: Sendable {
             sheets += custom.styleSheets.map { parsed.stylesheet($0.text, file: customView.file, firstLine: $0.line, scope: "custom-view") }
         }
         let colors = partial("system/colors.css").map { parsed.stylesheet($0, file: "system/colors.css", firstLine: 1) }
-        let type = parsed.stylesheet(TextStyle.stylesheets[context.textSize]!, file: "system/text-styles.css", firstLine: 1)
+        let type = parsed.stylesheet(TextStyle.stylesheet(context.textSize, face: context.systemFace), file: "system/text-styles.css", firstLine: 1)
         sheets = (colors.map { [$0] } ?? []) + [type] + sheets
         return Composition(document: document, sheets: sheets, warnings: document.warnings + sheets.flatMap(\.warnings) + iconWarnings)
     }
@@ -149,9 +149,6 @@ public struct ContentStage: Sendable {
         }
         return warnings
     }
-
-    /// The family the chrome's text styles name: Inter stands in for SF Pro.
-    public static let systemFamily = "Inter, \"PushPreview Fallback\", sans-serif"
 
     /// How a warning about a key the template data lacks ends (said once per template and payload).
     public static let missingKeyNote = "this notification's template data lacks; it is drawn empty"

@@ -1,3 +1,5 @@
+import Typography
+
 /// Dynamic Type: the reader's text size (SwiftUI's `DynamicTypeSize` names) and Apple's text
 /// styles at each size, from the Human Interface Guidelines' iOS tables (Templates/system/METRICS.md).
 public enum TextSize: String, Sendable, CaseIterable, Codable {
@@ -20,8 +22,8 @@ public struct TextStyle: Sendable {
     public func size(_ t: TextSize) -> Double { metrics[t.column].size }
     public func leading(_ t: TextSize) -> Double { metrics[t.column].leading }
 
-    /// The HIG's tracking for SF Pro at a point size (CSS px); Core Text applies it on iOS, a
-    /// browser does not, so the chrome sets it as `letter-spacing`.
+    /// The HIG's tracking for SF Pro at a point size (CSS px), which SF Pro's own `trak` table
+    /// holds; the chrome sets it as `letter-spacing` when Inter stands in.
     public static func tracking(_ size: Double) -> Double {
         let table: [(Double, Double)] = [(6, 0.24), (7, 0.23), (8, 0.21), (9, 0.17), (10, 0.12), (11, 0.06), (12, 0), (13, -0.08), (14, -0.15),
                                          (15, -0.23), (16, -0.31), (17, -0.43), (18, -0.44), (19, -0.45), (20, -0.45), (21, -0.36), (22, -0.26),
@@ -51,23 +53,33 @@ public struct TextStyle: Sendable {
         style("caption2", [11, 13, 11, 13, 11, 13, 11, 13, 13, 18, 15, 20, 17, 22, 20, 25, 24, 30, 29, 35, 34, 41, 40, 48]),
     ]
 
-    /// The custom properties every template sees for a text size: for each style,
-    /// `--font-NAME` (a `font` shorthand value: weight, size/leading, family), and
-    /// `--font-NAME-size`, `--font-NAME-leading`, `--font-NAME-tracking`.
-    public static func stylesheet(_ t: TextSize, family: String) -> String {
+    /// The custom properties every template sees for a text size: `--system-font` and
+    /// `--system-font-display` (the face's family lists below and from 20 pt), and for each style
+    /// `--font-NAME` (a `font` shorthand value: weight, size/leading, family), `--font-NAME-size`,
+    /// `--font-NAME-leading` and `--font-NAME-tracking`.
+    public static func stylesheet(_ t: TextSize, face: SystemFace) -> String {
+        face == .inter ? stylesheets[t]! : make(t, face: face)
+    }
+
+    private static func make(_ t: TextSize, face: SystemFace) -> String {
         var lines = ["/* Dynamic Type: Apple's text styles at \(t.rawValue) (generated from Sources/ContentStage/DynamicType.swift). */", "body {"]
         lines.append("  --text-size: \(t.rawValue);")
+        lines.append("  --system-font: \(face.text); --system-font-display: \(face.display);")
         for s in all {
             let size = s.size(t), leading = s.leading(t)
-            lines.append("  --font-\(s.name): \(s.weight) \(css(size))px/\(css(leading))px \(family);")
-            lines.append("  --font-\(s.name)-size: \(css(size))px; --font-\(s.name)-leading: \(css(leading))px; --font-\(s.name)-tracking: \(css(tracking(size)))px;")
+            lines.append("  --font-\(s.name): \(s.weight) \(css(size))px/\(css(leading))px \(face.family(size: size));")
+            lines.append("  --font-\(s.name)-size: \(css(size))px; --font-\(s.name)-leading: \(css(leading))px; --font-\(s.name)-tracking: \(css(face.tracksItself(size: size) ? 0 : tracking(size)))px;")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The stylesheet of every size, made once.
-    static let stylesheets = Dictionary(uniqueKeysWithValues: TextSize.allCases.map { ($0, stylesheet($0, family: ContentStage.systemFamily)) })
+    /// The stylesheet of every size in Inter, made once.
+    static let stylesheets: [TextSize: String] = {
+        var made: [TextSize: String] = [:]
+        for t in TextSize.allCases { made[t] = make(t, face: .inter) }
+        return made
+    }()
 
     static func css(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 }

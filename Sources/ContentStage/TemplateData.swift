@@ -46,6 +46,8 @@ public struct TemplateContext: Sendable {
     public var banner = Banner()
     /// The reader's Dynamic Type size.
     public var textSize = TextSize.standard
+    /// The face iOS's own text is drawn in (SF Pro when the fonts have it, else Inter).
+    public var systemFace = SystemFace.inter
     /// The iOS version's chrome (`ios.*`: its glass and the numbers it changes); nil: iOS 18's.
     public var ios: IOSChrome?
     public var glass = IOSChrome.Glass.clear
@@ -97,8 +99,10 @@ public struct TemplateContext: Sendable {
             default: (size, dateBaseline, clockBaseline) = (102, 122, 221)              // 926–932 pt tall
             }
             clockSize = size
-            buttons = !device.isPad && device.height >= 700
-            homeIndicator = device.isPad || buttons
+            // A safe area with a bottom inset: no Home button, so a home indicator (and on an
+            // iPhone, the flashlight and camera).
+            homeIndicator = device.safeArea.bottom > 0
+            buttons = !device.isPad && homeIndicator
             // The boxes' tops: a 28 pt date line and a clock line as tall as its size (Inter's
             // ascent is 0.97 of the size, its descent 0.24: the baseline sits 0.845 of it down).
             dateTop = dateBaseline - 21.9

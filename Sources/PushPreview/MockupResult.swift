@@ -98,6 +98,9 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var ios: String?
     /// The glass it was drawn with (clear, tinted) when its iOS version has glass.
     public var glass: String?
+    /// The face that drew the chrome's text: "Inter" (SF Pro's stand-in), or SF Pro's faces when
+    /// the fonts hold them ("SF Pro Text and SF Pro Display").
+    public var systemFont: String?
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {

@@ -81,7 +81,7 @@ public final class FontSystem {
         <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
         <alias binding="same"><family>sans-serif</family><prefer><family>Noto Sans</family><family>Noto Color Emoji</family></prefer></alias>
         <alias binding="same"><family>system-ui</family><prefer><family>Noto Sans</family></prefer></alias>
-        <alias binding="same"><family>-apple-system</family><prefer><family>Inter</family></prefer></alias>
+        <alias binding="same"><family>-apple-system</family><prefer><family>SF Pro Text</family><family>SF Pro</family><family>Inter</family></prefer></alias>
         <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
         <alias binding="same"><family>serif</family><prefer><family>Noto Serif</family></prefer></alias>
         <alias binding="same"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
@@ -179,6 +179,9 @@ public final class FontSystem {
         if names.contains("dejavu sans mono") { names.insert("monospace") }
         return names
     }()
+
+    /// What the system's text (the chrome, the text styles, `-apple-system`) is drawn in.
+    public lazy var systemFace = SystemFace(families: families)
 
     /// Whether any family of a CSS `font-family` list (comma-separated) is one the fonts provide;
     /// if none is, text is drawn in the default face, and the mock-up says so.

@@ -6,9 +6,10 @@ import Testing
 /// and compared with our PNGs of them: the fidelity check's target (under 1% of pixels more than
 /// 25% off) and a few levels on average over every pixel, text included. `views` are stems in
 /// `folder` (PAYLOAD/STEM, each with its .html and .png); `media` the output's shared images.
+/// `fontFolders`: more fonts Chromium finds (by name, as a person's installed fonts).
 /// Records an issue and returns false when Chromium is not installed.
 @discardableResult
-func expectChromiumAgrees(_ label: String, views: [String], in folder: URL, work: URL, width: Double, scale: Int = 3) throws -> Bool {
+func expectChromiumAgrees(_ label: String, views: [String], in folder: URL, work: URL, width: Double, scale: Int = 3, fontFolders: [URL] = []) throws -> Bool {
     guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
         Issue.record("Chromium is not installed (make deps installs it): the \(label) was not compared with a browser")
         return false
@@ -22,7 +23,14 @@ func expectChromiumAgrees(_ label: String, views: [String], in folder: URL, work
         let png = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.appendingPathComponent(view + ".png"))))
         try JSONEncoder().encode(["width": width, "height": Double(png.height) / Double(scale), "scale": Double(scale)]).write(to: case_(view).appendingPathComponent("size.json"))
     }
-    let capture = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/chromium-capture.py").path, work.path])
+    var environment: [String: String]?
+    if !fontFolders.isEmpty {
+        let config = work.appendingPathComponent("fonts.conf")
+        try Data(("<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig><include>/etc/fonts/fonts.conf</include>"
+                  + fontFolders.map { "<dir>\($0.path)</dir>" }.joined() + "</fontconfig>").utf8).write(to: config)
+        environment = ProcessInfo.processInfo.environment.merging(["FONTCONFIG_FILE": config.path]) { $1 }
+    }
+    let capture = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [repositoryRoot.appendingPathComponent("scripts/chromium-capture.py").path, work.path], environment: environment)
     #expect(capture.status == 0, "\(capture.stderr)")
     for view in views {
         let ours = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.appendingPathComponent(view + ".png"))))

@@ -5,6 +5,7 @@ import Imaging
 import Rendering
 import ServiceStage
 import Templating
+import Typography
 
 /// `Output/index.html`: one page a designer opens from disk. Cards grouped by category, filters by
 /// device, appearance, locale and outcome, each card with its mock-ups and details. No remote
@@ -273,7 +274,7 @@ enum GalleryPage {
         <header><h1>\(escapeHTML(report.project))</h1>
         <span class="meta">\(report.summary.payloads) payloads · \(report.summary.mockups) mock-ups · \(report.summary.failed) failed · \(report.summary.withWarnings) with warnings\(report.shard.map { " · shard \(escapeHTML($0))" } ?? "")</span>
         \(Variant.filters.map { f in options(f.label, variants.map(f.value).filter { !$0.isEmpty }) }.joined())\(options("Level", all.compactMap(\.interruptionLevel)))\(options("Outcome", ["rendered", "warnings", "failed"]))
-        <span class="meta" id="shown"></span></header>
+        <span class="meta" id="shown"></span>\(systemFontNote(all))</header>
         <main>
 
         """
@@ -447,5 +448,16 @@ enum GalleryPage {
         var i = hex.startIndex
         while i < hex.endIndex, let j = hex.index(i, offsetBy: 2, limitedBy: hex.endIndex), let b = UInt8(hex[i..<j], radix: 16) { bytes.append(b); i = j }
         return Data(bytes).base64EncodedString()
+    }
+
+    /// Which face drew the chrome, said once: Inter is SF Pro's stand-in, so lines may break
+    /// elsewhere than on the phone.
+    static func systemFontNote(_ results: [MockupResult]) -> String {
+        let faces = Set(results.compactMap(\.systemFont)).sorted()
+        guard !faces.isEmpty else { return "" }
+        let note = faces == [SystemFace.inter.name]
+            ? "The system's text is drawn in Inter, SF Pro's stand-in: lines may break elsewhere than on the phone (give SF Pro with --font-dir to draw it as iOS does)."
+            : "The system's text is drawn in \(faces.joined(separator: "; "))."
+        return "<p class=\"meta\" id=\"system-font\">\(escapeHTML(note))</p>"
     }
 }

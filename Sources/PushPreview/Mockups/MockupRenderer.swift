@@ -284,8 +284,10 @@ public final class MockupRenderer {
                                 glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil)
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
+        base.systemFont = fonts.systemFace.name
         do {
-            let context = try data.context(job, media: media, result: &base)
+            var context = try data.context(job, media: media, result: &base)
+            context.systemFace = fonts.systemFace
             return (base, context)
         } catch {
             base.errors.append("\(error)")
