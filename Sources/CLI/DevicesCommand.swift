@@ -36,7 +36,8 @@ enum DevicesCommand {
         for d in devices {
             let id = d.id.padding(toLength: 20, withPad: " ", startingAt: 0)
             let name = d.name.padding(toLength: 28, withPad: " ", startingAt: 0)
-            print("\(id)\(name)\(formatNumber(d.width)) pt  @\(d.scale)x  notification \(formatNumber(d.notificationWidth)) pt  custom view ≤ \(formatNumber(d.customViewHeightLimit)) pt")
+            let size = "\(formatNumber(d.width))×\(formatNumber(d.height)) pt".padding(toLength: 14, withPad: " ", startingAt: 0)
+            print("\(id)\(name)\(size)@\(d.scale)x  safe area \(formatNumber(d.safeArea.top))/\(formatNumber(d.safeArea.bottom))  notification \(formatNumber(d.notificationWidth)) pt  custom view ≤ \(formatNumber(d.customViewHeightLimit)) pt")
         }
         return 0
     }

@@ -17,6 +17,16 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
     public var customViewHeightLimit: Double
     /// Screen height in points (portrait), for the Lock Screen view.
     public var height: Double
+    /// The portrait safe area's top and bottom insets (`UIWindow.safeAreaInsets`) as the iOS 26
+    /// Simulator reports them; nil in reports made before profiles had them.
+    public var safeAreaTop: Double?, safeAreaBottom: Double?
+
+    /// The safe area's insets; a profile without them (a project's older `devices.json`) gets
+    /// its kind's: a Home-button iPhone's 20/0, a Face ID iPhone's 59/34, an iPad's 32/25.
+    public var safeArea: (top: Double, bottom: Double) {
+        let faceID = isPad || height >= 812
+        return (safeAreaTop ?? (isPad ? 32 : faceID ? 59 : 20), safeAreaBottom ?? (isPad ? 25 : faceID ? 34 : 0))
+    }
 
     /// The profile used when none is asked for: the current base iPhone (the older ids stay).
     public static let standardID = "iphone-17"
@@ -40,9 +50,10 @@ public struct DeviceProfile: Sendable, Equatable, Codable {
             let width = try number("width", 200...2000)
             // A profile written before the Lock Screen view had no height: a 19.5:9 screen's.
             let height = item["height"] == nil ? (width * 852 / 393).rounded() : try number("height", 200...4000)
+            func inset(_ key: String) throws(ConfigError) -> Double? { item[key] == nil ? nil : try number(key, 0...(height / 4).rounded()) }
             return DeviceProfile(id: id, name: name, width: width, scale: Int(try number("scale", 1...3)), isPad: isPad,
                                  notificationWidth: try number("notificationWidth", 100...width), customViewHeightLimit: try number("customViewHeightLimit", 50...2000),
-                                 height: height)
+                                 height: height, safeAreaTop: try inset("safeAreaTop"), safeAreaBottom: try inset("safeAreaBottom"))
         }
     }
 
