@@ -20,6 +20,8 @@ extension RenderOptions {
                   completes: .words(IOSVersion.accepted)),
             .list("glass", "LIST", "clear (the default) and/or tinted: the glass iOS 26 draws with (Settings › Display & Brightness); a style is in the file names when more than one is drawn",
                   completes: .words(IOSChrome.Glass.allCases.map(\.rawValue))),
+            .list("accessibility", "LIST", "none (the default), reduce-transparency and/or increase-contrast: the display settings to draw with (Settings › Accessibility › Display & Text Size), each answering the templates' @media (prefers-reduced-transparency) and (prefers-contrast); a setting other than none is in the file names",
+                  completes: .words(AccessibilitySetting.allCases.map(\.rawValue))),
             .value("wallpaper", "FILE", "an image for the wallpaper behind the banner, the Lock Screen and stacks (what iOS 26's glass blurs), cropped to each device's screen as iOS crops it: scaled to fill, centred (default: PushPreview's own)",
                    completes: .file),
             .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
@@ -70,6 +72,15 @@ extension RenderOptions {
             axes.glassStyles = try glass.map { v in
                 guard let style = IOSChrome.Glass(rawValue: v) else { throw Arguments.UsageError(description: "--glass takes clear and/or tinted, not '\(v)'") }
                 return style
+            }
+        }
+        let settings = a.list("accessibility")
+        if !settings.isEmpty {
+            axes.accessibilitySettings = try settings.map { v in
+                guard let setting = AccessibilitySetting(rawValue: v) else {
+                    throw Arguments.UsageError(description: "--accessibility takes \(AccessibilitySetting.allCases.map(\.rawValue).joined(separator: ", ")), not '\(v)'")
+                }
+                return setting
             }
         }
         if let path = a.value("wallpaper") {

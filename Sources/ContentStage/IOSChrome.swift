@@ -35,7 +35,10 @@ public struct IOSChrome: Sendable {
     /// What the glass partial reads (iOS 26).
     static let required = ["row.paddingTop", "glass.haloRadius", "glass.light.haloAlpha", "glass.dark.haloAlpha", "glass.blur", "glass.tinted.blur", "glass.saturate",
                            "glass.light.brightness", "glass.light.tintAlpha", "glass.dark.brightness", "glass.dark.tintAlpha",
-                           "glass.tinted.light.tintAlpha", "glass.tinted.dark.tintAlpha", "glass.rimWidth", "glass.light.rimAlpha", "glass.dark.rimAlpha"]
+                           "glass.tinted.light.tintAlpha", "glass.tinted.dark.tintAlpha", "glass.rimWidth", "glass.light.rimAlpha", "glass.dark.rimAlpha",
+                           "glass.reduceTransparency.blur", "glass.reduceTransparency.light.tintAlpha", "glass.reduceTransparency.dark.tintAlpha",
+                           "glass.increaseContrast.light.tintAlpha", "glass.increaseContrast.dark.tintAlpha", "glass.increaseContrast.edgeWidth",
+                           "glass.increaseContrast.light.edgeAlpha", "glass.increaseContrast.dark.edgeAlpha"]
 
     /// The glass material a user sets (Settings › Display & Brightness, iOS 26.1).
     public enum Glass: String, Sendable, CaseIterable, Codable { case clear, tinted }
@@ -57,6 +60,12 @@ public struct IOSChrome: Sendable {
             "tint": .string("rgba(\(shade), \(css(tint)))"),
             "rim": .string("rgba(255, 255, 255, \(css(v("glass.\(look).rimAlpha"))))"), "rimWidth": .number(v("glass.rimWidth")),
             "halo": .string("rgba(0, 0, 0, \(css(v("glass.\(look).haloAlpha"))))"), "haloRadius": .number(v("glass.haloRadius")),
+            // What the accessibility settings make of it; the page's @media rules choose.
+            "reduceTransparency": .object(["tint": .string("rgba(\(shade), \(css(v("glass.reduceTransparency.\(look).tintAlpha"))))"),
+                                           "blur": .number(v("glass.reduceTransparency.blur"))]),
+            "increaseContrast": .object(["tint": .string("rgba(\(shade), \(css(v("glass.increaseContrast.\(look).tintAlpha"))))"),
+                                         "edge": .string("rgba(\(dark ? "255, 255, 255" : "0, 0, 0"), \(css(v("glass.increaseContrast.\(look).edgeAlpha"))))"),
+                                         "edgeWidth": .number(v("glass.increaseContrast.edgeWidth"))]),
         ])
         o["row"] = .object(["paddingTop": .number(v("row.paddingTop"))])
         return .object(o)

@@ -98,6 +98,8 @@ public struct MockupResult: Sendable, Codable, Equatable {
     public var ios: String?
     /// The glass it was drawn with (clear, tinted) when its iOS version has glass.
     public var glass: String?
+    /// The display setting it was drawn with (reduce-transparency, increase-contrast); nil for none.
+    public var accessibility: String?
     /// The face that drew the chrome's text: "Inter" (SF Pro's stand-in), or SF Pro's faces when
     /// the fonts hold them ("SF Pro Text and SF Pro Display").
     public var systemFont: String?

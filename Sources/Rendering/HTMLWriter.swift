@@ -17,6 +17,8 @@ public enum HTMLWriter {
         public var deviceScale: Int
         /// Where the page finds each @font-face `url()` the PNG renderer loaded (beside the page).
         public var fontFiles: [String: String] = [:]
+        /// The display setting the page's @media rules were answered for.
+        public var accessibility = AccessibilitySetting.standard
         public init(title: String, body: Element, sheets: [Stylesheet], appearance: Appearance, width: Double, deviceScale: Int,
                     background: RGBA, language: String) {
             self.title = title; self.body = body; self.sheets = sheets; self.appearance = appearance
@@ -53,7 +55,7 @@ public enum HTMLWriter {
     public static let deviceScaleMeta = "pushpreview-device-scale"
 
     public static func html(_ page: Page, rewriteURL: (String) -> String) -> String {
-        let css = page.sheets.map { $0.css(for: page.appearance, fontURL: { page.fontFiles[$0] }, rewriteURL: rewriteURL) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let css = page.sheets.map { $0.css(for: MediaFeatures(appearance: page.appearance, accessibility: page.accessibility), fontURL: { page.fontFiles[$0] }, rewriteURL: rewriteURL) }.filter { !$0.isEmpty }.joined(separator: "\n")
         return """
         <!DOCTYPE html>
         <html lang="\(escapeHTML(page.language))"\(isRightToLeftLanguage(page.language) ? " dir=\"rtl\"" : "")>

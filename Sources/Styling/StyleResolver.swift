@@ -25,7 +25,8 @@ public enum Appearance: String, Sendable, CaseIterable, Codable { case light, da
 /// inline `style` last; inherited properties flow down; `var()` resolves against custom properties.
 public struct StyleResolver: Sendable {
     public let sheets: [Stylesheet]
-    public let appearance: Appearance
+    /// The screen the @media rules are asked about.
+    public let media: MediaFeatures
     /// The screen the page is laid out for (DeviceScale): every computed style carries it.
     public let deviceScale: DeviceScale
     public static let rootFontSize = 16.0
@@ -43,9 +44,9 @@ public struct StyleResolver: Sendable {
 
     /// `sheets` in cascade order; the user-agent sheet is put first. `deviceScale`: the device's
     /// (2 or 3) for a mock-up; 1 lays out as a screen of CSS pixels.
-    public init(sheets: [Stylesheet], appearance: Appearance, deviceScale: DeviceScale = .one) {
+    public init(sheets: [Stylesheet], media: MediaFeatures, deviceScale: DeviceScale = .one) {
         self.sheets = [UserAgentStyle.sheet] + sheets
-        self.appearance = appearance
+        self.media = media
         self.deviceScale = deviceScale
         var rules: [(rule: Stylesheet.Rule, file: String, order: Int)] = [], byKey: [String: [Int]] = [:], any: [Int] = [], order = 0
         var userAgentRules = 0
@@ -53,7 +54,7 @@ public struct StyleResolver: Sendable {
             defer { if number == 0 { userAgentRules = rules.count } }
             for rule in sheet.rules {
                 defer { order += rule.declarations.count }
-                guard rule.colorScheme == nil || rule.colorScheme == appearance.rawValue else { continue }
+                guard rule.applies(on: media) else { continue }
                 let i = rules.count
                 rules.append((rule, sheet.file, order))
                 for selector in rule.selectors {
@@ -66,6 +67,11 @@ public struct StyleResolver: Sendable {
         }
         self.rules = rules; self.byKey = byKey; anyElement = any; declarationCount = order
         self.userAgentRules = userAgentRules
+    }
+
+    /// For a screen with no accessibility setting.
+    public init(sheets: [Stylesheet], appearance: Appearance, deviceScale: DeviceScale = .one) {
+        self.init(sheets: sheets, media: MediaFeatures(appearance: appearance), deviceScale: deviceScale)
     }
 
     /// `fonts` measure the `ch` and `ex` units; without them those lengths are warned about.

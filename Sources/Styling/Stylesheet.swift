@@ -11,8 +11,8 @@ public struct Stylesheet: Sendable {
     public struct Rule: Sendable {
         public var selectors: [Selector]
         public var declarations: [Declaration]
-        /// nil for all appearances, else the `prefers-color-scheme` it applies to.
-        public var colorScheme: String?
+        /// The @media block it is in (nil: none, it always applies).
+        public var media: MediaCondition?
     }
 
     public var file: String
@@ -30,10 +30,10 @@ public struct Stylesheet: Sendable {
     public init(_ css: String, file: String, firstLine: Int = 1) {
         self.file = file
         var scanner = CSSScanner(css, line: firstLine)
-        parseRules(&scanner, colorScheme: nil, nested: false)
+        parseRules(&scanner, media: nil, nested: false)
     }
 
-    private mutating func parseRules(_ s: inout CSSScanner, colorScheme: String?, nested: Bool) {
+    private mutating func parseRules(_ s: inout CSSScanner, media: MediaCondition?, nested: Bool) {
         while true {
             s.skipWhitespaceAndComments()
             if s.atEnd { return }
@@ -45,14 +45,14 @@ public struct Stylesheet: Sendable {
                 if s.peek == ";" { s.advance(); warn(line, "\(prelude.trimmed) is not supported; ignored"); continue }
                 s.advance() // {
                 let lower = prelude.lowercased()
-                if lower.hasPrefix("@media"), let scheme = Self.colorScheme(in: lower) {
-                    parseRules(&s, colorScheme: scheme, nested: true)
+                if lower.hasPrefix("@media"), let condition = MediaCondition.parse(lower) {
+                    parseRules(&s, media: condition.and(media), nested: true)
                 } else if lower.trimmed == "@font-face" {
                     let body = s.read(until: ["}"], nestedBraces: true)
                     s.advance()
                     fontFace(Self.declarations(body, line: line), line: line)
                 } else {
-                    warn(line, "\(prelude.trimmed) is not supported (only @media (prefers-color-scheme: …)); its rules are ignored")
+                    warn(line, "\(prelude.trimmed) is not supported (\(MediaCondition.supportedNote)); its rules are ignored")
                     s.skipBlock()
                 }
                 continue
@@ -74,7 +74,7 @@ public struct Stylesheet: Sendable {
             for d in declarations where !d.property.hasPrefix("--") && !PropertyParser.supported.contains(d.property) {
                 warn(d.line, Self.unsupported(d))
             }
-            rules.append(Rule(selectors: selectors, declarations: declarations, colorScheme: colorScheme))
+            rules.append(Rule(selectors: selectors, declarations: declarations, media: media))
         }
     }
 
@@ -113,13 +113,6 @@ public struct Stylesheet: Sendable {
             return r
         }
         return out
-    }
-
-    static func colorScheme(in prelude: String) -> String? {
-        let compact = prelude.filter { !$0.isWhitespace }
-        if compact.contains("prefers-color-scheme:dark") { return "dark" }
-        if compact.contains("prefers-color-scheme:light") { return "light" }
-        return nil
     }
 
     /// `a: b; c: d !important` — also the content of a `style` attribute.

@@ -1,15 +1,16 @@
 import Templating
 
 /// CSS text back from a parsed sheet, for the HTML page: only the rules that apply to one
-/// appearance (so the browser and the PNG use the same ones) and only supported syntax.
+/// screen, appearance and accessibility setting (so the browser and the PNG use the same ones) and
+/// only supported syntax.
 extension Stylesheet {
     /// `fontURL` gives where the page finds a @font-face file (nil: the face is left out).
     /// `rewriteURL` maps each `url()` of a declaration (a page's image to the copy beside it).
-    public func css(for appearance: Appearance, fontURL: (String) -> String? = { _ in nil }, rewriteURL: (String) -> String = { $0 }) -> String {
+    public func css(for screen: MediaFeatures, fontURL: (String) -> String? = { _ in nil }, rewriteURL: (String) -> String = { $0 }) -> String {
         let faces = fontFaces.compactMap { face in
             face.sources.lazy.compactMap(fontURL).first.map { #"@font-face { font-family: "\#(face.family)"; src: url("\#($0)") }"# }
         }
-        return (faces + rules.filter { $0.colorScheme == nil || $0.colorScheme == appearance.rawValue }.map { rule in
+        return (faces + rules.filter { $0.applies(on: screen) }.map { rule in
             let selectors = rule.selectors.map(\.css).joined(separator: ", ")
             let body = rule.declarations.map { "\($0.property): \(rewritingCSSURLs($0.value, rewriteURL))\($0.important ? " !important" : "")" }.joined(separator: "; ")
             return "\(selectors) { \(body) }"

@@ -7,30 +7,44 @@ import Testing
 /// `PUSHPREVIEW_REGENERATE=1 swift test --filter ChromeMetricsTests`.
 struct ChromeMetricsTests {
     static let templates = repositoryRoot.appendingPathComponent("Templates")
-    static let begin = "<!-- generated from ios18/metrics.json by ChromeMetricsTests: begin -->"
-    static let end = "<!-- generated from ios18/metrics.json by ChromeMetricsTests: end -->"
+    static func markers(_ version: String) -> (begin: String, end: String) {
+        ("<!-- generated from \(version)/metrics.json by ChromeMetricsTests: begin -->", "<!-- generated from \(version)/metrics.json by ChromeMetricsTests: end -->")
+    }
 
-    static func table(_ m: ChromeMetrics) -> String {
+    static func table(_ rows: [ChromeMetrics.Row]) -> String {
         var lines = ["| name | value | source | error | note |", "|---|---|---|---|---|"]
-        for r in m.rows {
+        for r in rows {
             let value = (r.value == r.value.rounded() ? String(Int(r.value)) : String(r.value)) + (r.unit == "pt" ? " pt" : "")
-            let error = r.error.map { "±\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? "—"
+            let error = r.error.map { "±\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? "— (unmeasured)"
             lines.append("| `\(r.name)` | \(value) | \(r.source) | \(error) | \(r.note) |")
         }
         return lines.joined(separator: "\n")
     }
 
-    @Test func metricsMarkdownIsGeneratedFromTheMetricsFile() throws {
-        let metrics = try ChromeMetrics.load(templates: Self.templates)
+    /// iOS 18's rows, and the rows iOS 26's file gives over them (its own only).
+    static func tables() throws -> [(version: String, rows: [ChromeMetrics.Row])] {
+        let ios18 = try ChromeMetrics.load(templates: templates)
+        let file = templates.appendingPathComponent("system/ios26/metrics.json")
+        let bytes = [UInt8](try Data(contentsOf: file))
+        let ios26 = try ChromeMetrics.read(bytes, file: file.path, version: "ios26", base: ios18)
+        let own = Set(ios26.rows.map(\.name)).filter { name in String(decoding: bytes, as: UTF8.self).contains("\"name\": \"\(name)\"") }
+        return [("ios18", ios18.rows), ("ios26", ios26.rows.filter { own.contains($0.name) })]
+    }
+
+    @Test func metricsMarkdownIsGeneratedFromTheMetricsFiles() throws {
         let file = Self.templates.appendingPathComponent("system/METRICS.md")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        let start = try #require(text.range(of: Self.begin), "METRICS.md has no generated table"), stop = try #require(text.range(of: Self.end))
-        let want = "\n" + Self.table(metrics) + "\n"
-        if ProcessInfo.processInfo.environment["PUSHPREVIEW_REGENERATE"] == "1" {
-            try (text[..<start.upperBound] + want + text[stop.lowerBound...]).write(to: file, atomically: true, encoding: .utf8)
-            return
+        var text = try String(contentsOf: file, encoding: .utf8)
+        for (version, rows) in try Self.tables() {
+            let (begin, end) = Self.markers(version)
+            let start = try #require(text.range(of: begin), "METRICS.md has no generated table for \(version)"), stop = try #require(text.range(of: end))
+            let want = "\n" + Self.table(rows) + "\n"
+            if ProcessInfo.processInfo.environment["PUSHPREVIEW_REGENERATE"] == "1" {
+                text = String(text[..<start.upperBound] + want + text[stop.lowerBound...])
+                continue
+            }
+            #expect(String(text[start.upperBound..<stop.lowerBound]) == want, "METRICS.md's table differs from \(version)/metrics.json: PUSHPREVIEW_REGENERATE=1 swift test --filter ChromeMetricsTests")
         }
-        #expect(String(text[start.upperBound..<stop.lowerBound]) == want, "METRICS.md's table differs from ios18/metrics.json: PUSHPREVIEW_REGENERATE=1 swift test --filter ChromeMetricsTests")
+        if ProcessInfo.processInfo.environment["PUSHPREVIEW_REGENERATE"] == "1" { try text.write(to: file, atomically: true, encoding: .utf8) }
     }
 
     @Test func everyRequiredMetricIsThereAndAMissingOneIsRefused() throws {

@@ -147,6 +147,7 @@ public struct GalleryRun {
                                    appearances: options.appearances.map(\.rawValue), locales: options.locales,
                                    textSizes: options.textSizes.map(\.rawValue), ios: options.axes.iosVersions.map(\.rawValue),
                                    glass: options.axes.glassStyles.map(\.rawValue),
+                                   accessibility: options.axes.accessibilitySettings == [.standard] ? nil : options.axes.accessibilitySettings.map(\.rawValue),
                                    shard: shard.map { "\($0.index)/\($0.count)" }, summary: .init(), inputs: all)
         report.files = fingerprint.mapValues(\.hash)
         let findings = projectFindings ?? Validator(templates: templates).projectFindings(project)

@@ -20,6 +20,8 @@ public struct GalleryReport: Codable, Sendable, Equatable {
     public var textSizes: [String]? = nil
     public var ios: [String]? = nil
     public var glass: [String]? = nil
+    /// The accessibility settings drawn; nil when only none was (and in reports made before).
+    public var accessibility: [String]? = nil
     /// "I/N" for a shard's report; nil for a whole (or merged) run.
     public var shard: String?
     public var summary: Summary
@@ -62,6 +64,7 @@ public struct GalleryReport: Codable, Sendable, Equatable {
         a.textSizes = (textSizes ?? [TextSize.standard.rawValue]).compactMap(TextSize.init(rawValue:))
         a.iosVersions = (ios ?? [IOSVersion.ios18.rawValue]).compactMap(IOSVersion.init(rawValue:))
         a.glassStyles = (glass ?? [IOSChrome.Glass.clear.rawValue]).compactMap(IOSChrome.Glass.init(rawValue:))
+        a.accessibilitySettings = (accessibility ?? [AccessibilitySetting.standard.rawValue]).compactMap(AccessibilitySetting.init(rawValue:))
         return a
     }
 

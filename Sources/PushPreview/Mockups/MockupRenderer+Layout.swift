@@ -72,7 +72,7 @@ extension MockupRenderer {
         }
         let (fontFiles, faceWarnings) = loadFontFaces(composition.sheets, job: job)
         composition.warnings += faceWarnings
-        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: job.appearance, deviceScale: DeviceScale(Double(job.device.scale)))
+        let (styled, styleWarnings) = StyleResolver(sheets: composition.sheets, media: job.variant.media, deviceScale: DeviceScale(Double(job.device.scale)))
             .resolve(composition.document.body, file: composition.document.file, fonts: fonts)
         composition.warnings += styleWarnings
         let engine = LayoutEngine(fonts: fonts) { images.size(of: $0) }

@@ -281,7 +281,8 @@ public final class MockupRenderer {
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
                                 view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
                                 textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId, ios: job.ios.rawValue,
-                                glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil)
+                                glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil,
+                                accessibility: job.variant.accessibility == .standard ? nil : job.variant.accessibility.rawValue)
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
         base.systemFont = fonts.systemFace.name

@@ -51,6 +51,7 @@ final class MockupWriter {
             var page = HTMLWriter.Page(title: "\(n.title.isEmpty ? context.appName : n.title) — \(job.device.name), \(job.appearance.rawValue)",
                                        body: composition.document.body, sheets: composition.sheets, appearance: job.appearance,
                                        width: job.device.width, deviceScale: job.device.scale, background: background, language: job.language)
+            page.accessibility = job.variant.accessibility
             for (src, file) in view.fontFiles { page.fontFiles[src] = "../" + (try sharedFont(file, job: job)) }
             var shared: [String: String] = [:]
             for (src, entry) in images.entries where !entry.fileName.isEmpty { shared[src] = "../" + (try sharedMedia(src, entry, job: job)) }
