@@ -24,6 +24,8 @@ extension RenderOptions {
                   completes: .words(AccessibilitySetting.allCases.map(\.rawValue))),
             .value("wallpaper", "FILE", "an image for the wallpaper behind the banner, the Lock Screen and stacks (what iOS 26's glass blurs), cropped to each device's screen as iOS crops it: scaled to fill, centred (default: PushPreview's own)",
                    completes: .file),
+            .value("backdrop", "B", "what lies behind the banner: wallpaper (the default) or app:FILE, a screenshot of the app the banner comes down over, cropped to each device's screen as the wallpaper is (the Lock Screen keeps its wallpaper)",
+                   completes: .words(["wallpaper", "app:"])),
             .list("view", "LIST", "optional views: \(views)", completes: .words(RenderOptions.optionalViews)),
             .flag("show-limits", "review mode: the custom view drawn whole, its height cap and the clipped part marked (-expanded-limits)"),
             .value("media-state", "S", "paused (default) or playing: how the media play/pause button is drawn (-expanded-playing)", completes: .words(["paused", "playing"])),
@@ -84,7 +86,13 @@ extension RenderOptions {
             }
         }
         if let path = a.value("wallpaper") {
-            do { wallpaper = try Wallpaper(URL(fileURLWithPath: path)) } catch { throw Arguments.UsageError(description: "--wallpaper \(error.description)") }
+            do { wallpaper = try NamedPicture(URL(fileURLWithPath: path)) } catch { throw Arguments.UsageError(description: "--wallpaper \(error.description)") }
+        }
+        switch a.value("backdrop") {
+        case nil, "wallpaper"?: break
+        case let value? where value.hasPrefix("app:") && value.count > 4:
+            do { appScreen = try NamedPicture(URL(fileURLWithPath: String(value.dropFirst(4)))) } catch { throw Arguments.UsageError(description: "--backdrop \(error.description)") }
+        case let value?: throw Arguments.UsageError(description: "--backdrop takes wallpaper or app:FILE, not '\(value)'")
         }
         for view in a.list("view") {
             guard RenderOptions.optionalViews.contains(view) else {

@@ -45,15 +45,22 @@ public struct RenderOptions: Sendable, Codable {
     public static let optionalViews = ["lockscreen", "notification-center"]
     /// `--wallpaper FILE`: the team's own, behind the banner, the Lock Screen and stacks (what iOS
     /// 26's glass samples); nil: PushPreview's.
-    public var wallpaper: Wallpaper?
+    public var wallpaper: NamedPicture?
+    /// `--backdrop app:FILE`: a screenshot of the app the banner comes down over (the Lock Screen
+    /// keeps its wallpaper); nil: the wallpaper.
+    public var appScreen: NamedPicture?
     public init() {}
 }
 
-/// An image a person named as the wallpaper: where it is, and its bytes' digest (`--incremental`
-/// draws again when it changes). Each worker reads it again, as it reads the fonts.
-public struct Wallpaper: Sendable, Codable, Equatable {
+/// A picture a person named for a screen (the wallpaper, the app under a banner): where it is, and
+/// its bytes' digest (`--incremental` draws again when it changes). Each worker reads it again, as
+/// it reads the fonts.
+public struct NamedPicture: Sendable, Codable, Equatable {
     public var path: String
-    public var digest: String
+    /// SHA-256 of its bytes; nil for a project's picture, read and hashed per job.
+    public var digest: String?
+
+    public init(path: String, digest: String?) { self.path = path; self.digest = digest }
 
     /// The image at `url` (a file the person named), checked to be one PushPreview decodes.
     public init(_ url: URL) throws(ConfigError) {
@@ -64,7 +71,7 @@ public struct Wallpaper: Sendable, Codable, Equatable {
         digest = SHA256.hex(bytes)
     }
 
-    /// A photo as a phone takes it is a few MB; a file far larger is not a wallpaper.
+    /// A photo as a phone takes it is a few MB; a file far larger is no screen's picture.
     public static let byteLimit = 64 << 20
 }
 

@@ -47,6 +47,34 @@ struct WallpaperTests {
                                  in: out, work: root.appendingPathComponent("fidelity"), width: 393)
     }
 
+    /// `--backdrop app:FILE`: the banner comes down over the app (the picture cropped as the
+    /// wallpaper), the Lock Screen keeps the wallpaper, and the page agrees in Chromium under iOS
+    /// 26's glass; a bad value or file is refused naming it.
+    @Test func theBannerComesDownOverTheApp() throws {
+        let project = try examplesCopy(payloads: ["crew-message.apns"])
+        let root = project.deletingLastPathComponent(), out = root.appendingPathComponent("Out")
+        var green = [UInt8](repeating: 255, count: 300 * 600 * 4)
+        for i in stride(from: 0, to: green.count, by: 4) { (green[i], green[i + 1], green[i + 2]) = (30, 170, 60) }
+        let app = root.appendingPathComponent("app.png")
+        try Data(try PNGCodec.encode(RGBAImage(width: 300, height: 600, pixels: green))).write(to: app)
+        let run = try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/crew-message.apns").path, "--project", project.path,
+                                                     "--out", out.path, "--device", "iphone-15", "--view", "lockscreen", "--backdrop", "app:" + app.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        func png(_ view: String) throws -> RGBAImage {
+            try PNGCodec.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("crew-message/iphone-15-light-\(view).png"))))
+        }
+        let banner = try png("banner"), lock = try png("lockscreen")
+        let corner = banner.pixel(x: 3, y: 3), lockMiddle = lock.pixel(x: lock.width / 2, y: lock.height / 2)
+        #expect(corner.g > 140 && corner.r < 70 && corner.b < 90, "the app behind the banner: \(corner)")
+        #expect(!(lockMiddle.g > 140 && lockMiddle.r < 70), "the Lock Screen keeps the wallpaper: \(lockMiddle)")
+        try expectChromiumAgrees("app backdrop", views: ["crew-message/iphone-15-light-banner"], in: out, work: root.appendingPathComponent("fidelity"), width: 393)
+        for (value, said) in [("app:" + root.appendingPathComponent("nowhere.png").path, "nowhere.png"), ("home", "wallpaper or app:FILE"), ("app:", "wallpaper or app:FILE")] {
+            let bad = try runProcess(pushpreviewBinary, ["render", project.appendingPathComponent("payloads/crew-message.apns").path, "--project", project.path,
+                                                         "--out", out.path, "--backdrop", value])
+            #expect(bad.status != 0 && bad.stderr.contains("--backdrop") && bad.stderr.contains(said), "\(value): \(bad.stderr)")
+        }
+    }
+
     @Test func whatIsNotAUsablePictureIsSaid() throws {
         let project = try examplesCopy(payloads: ["crew-message.apns"])
         let root = project.deletingLastPathComponent(), out = root.appendingPathComponent("Out")

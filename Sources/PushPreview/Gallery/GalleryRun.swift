@@ -229,7 +229,7 @@ final class Counter: @unchecked Sendable {
 /// folder, the Xcode app's beneath its repository, the tool's own as named.
 enum InputKey {
     static func options(_ options: RenderOptions, timings: Bool) -> String {
-        SHA256.hex(Array("\(pushPreviewVersion)|\(options.axes.hashKey)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.extraViews.sorted())|\(options.wallpaper?.digest ?? "")|\(timings)".utf8))
+        SHA256.hex(Array("\(pushPreviewVersion)|\(options.axes.hashKey)|\(options.formats.sorted())|\(options.showLimits)|\(options.mediaPlaying)|\(options.hiddenPreviews)|\(options.reviewVariants)|\(options.timeBudget ?? -1)|\(options.extraViews.sorted())|\(options.wallpaper?.digest ?? "")\(options.appScreen.map { "|app:" + ($0.digest ?? "") } ?? "")|\(timings)".utf8))
     }
 
     /// Each input file by name — `project/PATH`, `templates/PATH`, or (read from the Xcode app)
@@ -244,7 +244,7 @@ enum InputKey {
         for (name, url) in toolFiles(templates) { named["templates/" + name] = (url.path, hash { try TrustedFiles.read(url) }) }
         for file in project.xcodeInputs { named[file.path] = (file.path, hash { try project.inputs.read(file) }) }
         if let w = project.wallpaper, !w.path.hasPrefix(project.folder.path + "/") {
-            named[w.path] = (w.path, hash { try project.inputs.read(w, limit: Wallpaper.byteLimit) })
+            named[w.path] = (w.path, hash { try project.inputs.read(w, limit: NamedPicture.byteLimit) })
         }
         return named
     }

@@ -18,7 +18,7 @@ final class MediaPreparation {
     /// Video posters (PNGs up to a few hundred kB) and media durations already read, by file, size and time.
     private var posters = BoundedCache<String, MediaPoster>(budget: 8 << 20)
     struct MediaPoster { var poster: [UInt8]?; var duration: Double?; var problem: String? }
-    /// The wallpaper cropped to a screen (a JPEG of a few hundred kB), by image and size.
+    /// The wallpaper or app screen cropped to a screen (a JPEG of a few hundred kB), by image and size.
     private var wallpapers = BoundedCache<String, [UInt8]>(budget: 8 << 20)
 
     /// Where the app icon is registered (drawn at most `icon.size` of the chrome's metrics).
@@ -101,27 +101,39 @@ final class MediaPreparation {
         // Known by content: `--wallpaper`'s digest was taken when the run began (the file is read
         // again only to crop it); the project's is read and hashed per job, so one edited while
         // serve runs is cropped again.
-        let named: (path: String, digest: String?, read: () throws -> [UInt8])
-        if let w = job.options.wallpaper { named = (w.path, w.digest, { try TrustedFiles.read(URL(fileURLWithPath: w.path), limit: Wallpaper.byteLimit) }) }
-        else if let url = job.project.wallpaper { named = (url.path, nil, { try job.project.inputs.read(url, limit: Wallpaper.byteLimit) }) }
-        else { return nil }
+        if let w = job.options.wallpaper { return screenPicture(w, as: "wallpaper", job: job, result: &result) }
+        guard let url = job.project.wallpaper else { return nil }
+        return screenPicture(NamedPicture(path: url.path, digest: nil), as: "wallpaper", read: { try job.project.inputs.read(url, limit: NamedPicture.byteLimit) },
+                             job: job, result: &result)
+    }
+
+    /// The app screen the banner comes down over (`--backdrop app:FILE`), cropped as the wallpaper.
+    func appScreen(_ job: MockupRenderer.Job, result: inout MockupResult) -> String? {
+        job.options.appScreen.flatMap { screenPicture($0, as: "app screen", job: job, result: &result) }
+    }
+
+    /// A picture for a whole screen, cropped to the device's and registered as the page's
+    /// `media/NAME-WxH.jpg`; nil (said) when it cannot be read now. `digest` nil: read to know it.
+    private func screenPicture(_ picture: NamedPicture, as what: String, read: (() throws -> [UInt8])? = nil,
+                               job: MockupRenderer.Job, result: inout MockupResult) -> String? {
+        let read = read ?? { try TrustedFiles.read(URL(fileURLWithPath: picture.path), limit: NamedPicture.byteLimit) }
         let scale = Double(job.device.scale)
         let width = Int(saturating: job.device.width * scale, rounded: .toNearestOrAwayFromZero)
         let height = Int(saturating: job.device.height * scale, rounded: .toNearestOrAwayFromZero)
-        let src = "media/wallpaper-\(width)x\(height).jpg"
+        let src = "media/\(what.replacingOccurrences(of: " ", with: "-"))-\(width)x\(height).jpg"
         do {
-            var picture = named.digest == nil ? try named.read() : nil
-            let key = "\(named.digest ?? SHA256.hex(picture!))|\(width)x\(height)"
-            let bytes: [UInt8]
-            if let known = wallpapers.value(key) { bytes = known } else {
-                if picture == nil { picture = try named.read() }
-                bytes = try JPEGCodec.encode(try Thumbnailer.thumbnail(picture!, width: width, height: height, fit: .fill))
-                wallpapers.insert(bytes, for: key, cost: bytes.count)
+            var bytes = picture.digest == nil ? try read() : nil
+            let key = "\(picture.digest ?? SHA256.hex(bytes!))|\(width)x\(height)"
+            let cropped: [UInt8]
+            if let known = wallpapers.value(key) { cropped = known } else {
+                if bytes == nil { bytes = try read() }
+                cropped = try JPEGCodec.encode(try Thumbnailer.thumbnail(bytes!, width: width, height: height, fit: .fill))
+                wallpapers.insert(cropped, for: key, cost: cropped.count)
             }
-            try images.register(src, bytes: bytes, fileName: src, identity: key)
+            try images.register(src, bytes: cropped, fileName: src, identity: key)
             return src
         } catch {
-            result.warnings.append("\(named.path): the wallpaper is not usable now: \(error); drawing PushPreview's own")
+            result.warnings.append("\(picture.path): the \(what) is not usable now: \(error); drawing \(what == "wallpaper" ? "PushPreview's own" : "the wallpaper")")
             return nil
         }
     }

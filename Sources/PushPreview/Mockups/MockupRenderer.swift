@@ -245,13 +245,17 @@ public final class MockupRenderer {
         } else {
             bannerContext.banner.thumbnail = media.thumbnail(for: n, job: job, result: &banner)
         }
-        render(.banner, name: banner.view, context: bannerContext, customView: nil, ratio: 1, templateFile: nil, job: job, result: &banner)
+        // Over the app, when a screenshot of it is given (the Lock Screen keeps the wallpaper).
+        var overApp = bannerContext
+        overApp.wallpaperSource = media.appScreen(job, result: &banner) ?? overApp.wallpaperSource
+        render(.banner, name: banner.view, context: overApp, customView: nil, ratio: 1, templateFile: nil, job: job, result: &banner)
         results.append(banner)
         if job.options.reviewVariants, !job.options.hiddenPreviews, let category, category.hiddenPreviewsBodyPlaceholder != nil {
             var hidden = banner
             hidden.view = "banner-hidden"
             hidden.outputs = []
             var c = context
+            c.wallpaperSource = overApp.wallpaperSource
             data.hidePreview(&c, category: category, job: job, result: &hidden)
             render(.banner, name: hidden.view, context: c, customView: nil, ratio: 1, templateFile: nil, job: job, result: &hidden)
             results.append(hidden)
