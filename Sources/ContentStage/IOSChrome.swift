@@ -33,9 +33,9 @@ public struct IOSChrome: Sendable {
     }
 
     /// What the glass partial reads (iOS 26).
-    static let required = ["row.paddingTop", "glass.haloRadius", "glass.light.haloAlpha", "glass.dark.haloAlpha", "glass.blur", "glass.tinted.blur", "glass.saturate",
+    static let required = ["glass.haloRadius", "glass.light.haloAlpha", "glass.dark.haloAlpha", "glass.blur", "glass.tinted.blur", "glass.saturate",
                            "glass.light.brightness", "glass.light.tintAlpha", "glass.dark.brightness", "glass.dark.tintAlpha",
-                           "glass.tinted.light.tintAlpha", "glass.tinted.dark.tintAlpha", "glass.rimWidth", "glass.light.rimAlpha", "glass.dark.rimAlpha",
+                           "glass.tinted.light.tintAlpha", "glass.tinted.dark.tintAlpha", "glass.light.rimWidth", "glass.dark.rimWidth", "glass.light.rimAlpha", "glass.dark.rimAlpha",
                            "glass.reduceTransparency.blur", "glass.reduceTransparency.light.tintAlpha", "glass.reduceTransparency.dark.tintAlpha",
                            "glass.increaseContrast.light.tintAlpha", "glass.increaseContrast.dark.tintAlpha", "glass.increaseContrast.edgeWidth",
                            "glass.increaseContrast.light.edgeAlpha", "glass.increaseContrast.dark.edgeAlpha"]
@@ -43,7 +43,7 @@ public struct IOSChrome: Sendable {
     /// The glass material a user sets (Settings › Display & Brightness, iOS 26.1).
     public enum Glass: String, Sendable, CaseIterable, Codable { case clear, tinted }
 
-    /// `ios`: `{version, glass: {blur, brightness, saturate, tint, rim, rimWidth, halo, haloRadius}, row: {paddingTop}}`;
+    /// `ios`: `{version, glass: {blur, brightness, saturate, tint, rim, rimWidth, halo, haloRadius, reduceTransparency, increaseContrast}}`;
     /// no `glass` for iOS 18. Colours are CSS strings for the appearance asked for.
     public func templateValue(appearance: Appearance, glass: Glass) -> TemplateValue {
         var o: [String: TemplateValue] = ["version": .string(version.rawValue)]
@@ -52,13 +52,15 @@ public struct IOSChrome: Sendable {
         func v(_ name: String) -> Double { values[name]! }
         func css(_ x: Double) -> String { formatNumber((x * 1000).rounded() / 1000) }
         let tint = glass == .tinted ? v("glass.tinted.\(look).tintAlpha") : v("glass.\(look).tintAlpha")
-        let shade = dark ? "0, 0, 0" : "255, 255, 255"
+        // Clear glass lightens what is behind it in both appearances (the captures); Tinted and
+        // the accessibility settings shade a dark one.
+        let shade = dark ? "0, 0, 0" : "255, 255, 255", clearShade = glass == .clear ? "255, 255, 255" : shade
         o["glass"] = .object([
             "style": .string(glass.rawValue),
             "blur": .number(glass == .tinted ? v("glass.tinted.blur") : v("glass.blur")),
             "brightness": .string(css(v("glass.\(look).brightness"))), "saturate": .string(css(v("glass.saturate"))),
-            "tint": .string("rgba(\(shade), \(css(tint)))"),
-            "rim": .string("rgba(255, 255, 255, \(css(v("glass.\(look).rimAlpha"))))"), "rimWidth": .number(v("glass.rimWidth")),
+            "tint": .string("rgba(\(clearShade), \(css(tint)))"),
+            "rim": .string("rgba(255, 255, 255, \(css(v("glass.\(look).rimAlpha"))))"), "rimWidth": .number(v("glass.\(look).rimWidth")),
             "halo": .string("rgba(0, 0, 0, \(css(v("glass.\(look).haloAlpha"))))"), "haloRadius": .number(v("glass.haloRadius")),
             // What the accessibility settings make of it; the page's @media rules choose.
             "reduceTransparency": .object(["tint": .string("rgba(\(shade), \(css(v("glass.reduceTransparency.\(look).tintAlpha"))))"),
@@ -67,7 +69,6 @@ public struct IOSChrome: Sendable {
                                          "edge": .string("rgba(\(dark ? "255, 255, 255" : "0, 0, 0"), \(css(v("glass.increaseContrast.\(look).edgeAlpha"))))"),
                                          "edgeWidth": .number(v("glass.increaseContrast.edgeWidth"))]),
         ])
-        o["row"] = .object(["paddingTop": .number(v("row.paddingTop"))])
         return .object(o)
     }
 }

@@ -39,8 +39,8 @@ extension MockupRenderer {
             payloads.append(payload)
         }
         let top = payloads.last!, below = payloads.dropLast()
-        let catalog: [DeviceProfile], chrome: ChromeMetrics
-        do { catalog = try deviceProfiles(for: project); chrome = try self.chrome.get() } catch { return failure(error.description) }
+        let catalog: [DeviceProfile]
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
         let output: ConfinedFolder
         do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
         let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
@@ -58,6 +58,8 @@ extension MockupRenderer {
                 activity?("running the service stage for the thread's newest (\(planned.language), \(planned.idiom))")
                 notifications[key] = service.run(top, locale: planned.language, device: planned.idiom)
             }
+            let chrome: ChromeMetrics
+            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(error.description); continue }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, chrome: chrome, variant: planned.variant,
                           payloadFile: newest, options: options, output: output, warnings: notifications[key]!.trace.fallbacks)
             results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)

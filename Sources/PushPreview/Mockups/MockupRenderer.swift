@@ -20,8 +20,9 @@ public final class MockupRenderer {
     let media: MediaPreparation
     let data: ViewData
     let writer: MockupWriter
-    /// The chrome's numbers (`Templates/system/ios18/metrics.json`), read once.
-    let chrome: Result<ChromeMetrics, ConfigError>
+    /// The chrome's numbers per iOS version (`Templates/system/iosNN/metrics.json`, a later
+    /// version's rows over the one it overlays), read once.
+    let chromes: [IOSVersion: Result<ChromeMetrics, ConfigError>]
     /// Warnings said once per payload (a key its template data lacks), for the payload being drawn.
     var saidForPayload: Set<String> = []
     private var stages: [URL: ContentStage] = [:]
@@ -58,8 +59,12 @@ public final class MockupRenderer {
         media = MediaPreparation(pixelCache: pixelCache)
         data = ViewData(templates: templates)
         writer = MockupWriter(fonts: self.fonts, images: media.images)
-        chrome = Result { () throws(ConfigError) in try ChromeMetrics.load(templates: templates) }
+        chromes = Dictionary(uniqueKeysWithValues: IOSVersion.allCases.map { v in
+            (v, Result { () throws(ConfigError) in try ChromeMetrics.load(templates: templates, version: "ios" + v.rawValue) })
+        })
     }
+
+    func chrome(_ version: IOSVersion) throws(ConfigError) -> ChromeMetrics { try chromes[version]!.get() }
 
     /// The device profiles a project can use: the repository's, then its own `devices.json`
     /// (read once per project for the renderer's life, not once per payload).
@@ -89,8 +94,8 @@ public final class MockupRenderer {
         do { (payload, diagnostics) = try PayloadParser.parse(data, file: payloadFile.path) } catch {
             return failure(error.description)
         }
-        let catalog: [DeviceProfile], chrome: ChromeMetrics
-        do { catalog = try deviceProfiles(for: project); chrome = try self.chrome.get() } catch { return failure(error.description) }
+        let catalog: [DeviceProfile]
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
         let output: ConfinedFolder
         do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
         let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
@@ -105,6 +110,8 @@ public final class MockupRenderer {
                 activity?("running the service stage (\(planned.language), \(planned.idiom))")
                 notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
+            let chrome: ChromeMetrics
+            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(error.description); continue }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, chrome: chrome, variant: planned.variant,
                           payloadFile: payloadFile, options: options, output: output,
                           warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
