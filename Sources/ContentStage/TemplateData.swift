@@ -59,6 +59,8 @@ public struct TemplateContext: Sendable {
     /// The labels the system draws for the interruption level, and the stack's summary line
     /// (`-stack` and `-lockscreen` views), in the locale's words.
     public var levelLabel: String?
+    /// "Summarized by Apple Intelligence" in the locale's words (a simulated summary's attribution).
+    public var simulationAttribution = "Summarized by Apple Intelligence"
     public var stack: Stack?
     /// The `-lockscreen` view: the date and clock over the wallpaper, and the screen's height.
     public var lockScreen: LockScreen?
@@ -235,6 +237,10 @@ public struct TemplateContext: Sendable {
             "banner": .object(["title": .string(banner.title), "subtitle": .string(banner.subtitle), "body": .string(banner.body),
                                "thumbnail": banner.thumbnail.map(TemplateValue.string) ?? .null]),
         ]
+        if let s = n.simulation {
+            object["simulation"] = ["summary": s.summary.map(TemplateValue.string) ?? .null, "prioritized": .bool(s.prioritized),
+                                    "attribution": .string(simulationAttribution)]
+        }
         if let c = n.communication {
             var o: [String: TemplateValue] = ["sender": .string(c.senderName), "initials": .string(Self.initials(c.senderName))]
             if let group = c.groupName { o["group"] = .string(group) }
@@ -250,7 +256,7 @@ public struct TemplateContext: Sendable {
         if let wallpaperSource {
             object["wallpaper"] = ["src": .string(wallpaperSource), "width": .number(device.width), "height": .number(device.height)]
         }
-        object["hasLines"] = .bool(!banner.subtitle.isEmpty || !banner.body.isEmpty || banner.thumbnail != nil)
+        object["hasLines"] = .bool(!banner.subtitle.isEmpty || !banner.body.isEmpty || banner.thumbnail != nil || n.simulation?.summary != nil)
         if let l = lockScreen {
             object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
                                     "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),

@@ -33,6 +33,8 @@ public struct Payload: Sendable {
     public var filterCriteria: String?
     /// `Simulator Target Bundle`, the app the payload is for.
     public var targetBundle: String?
+    /// `PushPreview Simulation`: system states iOS decides, never sent (off unless a payload asks).
+    public var simulation: Simulation?
     /// Custom keys beside `aps`, in file order.
     public var userInfo: [(key: String, value: JSONValue)]
     /// Bytes of the compact JSON without `Simulator Target Bundle` (what APNs would count).
@@ -40,6 +42,17 @@ public struct Payload: Sendable {
 
     public static let maxSize = 4096
     public static let maxVoIPSize = 5120
+
+    /// What iOS itself may do to a notification that no payload can ask for, drawn when a payload's
+    /// test data names it and labelled as a simulation: an Apple Intelligence summary (iOS 18.1
+    /// and later summarise a notification or a thread on the device) and a prioritized
+    /// notification's edge light (Prioritize Notifications, iOS 18.4 and later).
+    public struct Simulation: Sendable, Equatable {
+        public var summary: String?
+        public var prioritized = false
+        public static let key = "PushPreview Simulation"
+        public init(summary: String? = nil, prioritized: Bool = false) { self.summary = summary; self.prioritized = prioritized }
+    }
 }
 
 /// A problem found in a payload, with its JSON path (`aps.alert.title`).
@@ -167,9 +180,27 @@ public enum PayloadParser {
         }
         for (key, value) in members where key != "aps" {
             if key == "Simulator Target Bundle" { payload.targetBundle = try string(value, key); continue }
+            if key == Payload.Simulation.key {
+                guard case .object(let fields) = value else { throw fail(key, "expected an object (summary, prioritized), got \(value.typeName)") }
+                var simulation = Payload.Simulation()
+                for (name, field) in fields {
+                    let path = key + "." + name
+                    switch name {
+                    case "summary":
+                        let text = try string(field, path)
+                        if text.isEmpty { warn(path, "is empty: no summary is drawn") } else { simulation.summary = text }
+                    case "prioritized":
+                        guard case .bool(let on) = field else { throw fail(path, "expected true or false, got \(field.typeName)") }
+                        simulation.prioritized = on
+                    default: warn(path, "is not summary or prioritized; ignored")
+                    }
+                }
+                payload.simulation = simulation
+                continue
+            }
             payload.userInfo.append((key, value))
         }
-        let sent = JSONValue.object(members.filter { $0.key != "Simulator Target Bundle" })
+        let sent = JSONValue.object(members.filter { $0.key != "Simulator Target Bundle" && $0.key != Payload.Simulation.key })
         payload.size = sent.compact.utf8.count
         if payload.size > Payload.maxSize {
             diagnostics.append(Diagnostic(.error, code: "payload", file: file,

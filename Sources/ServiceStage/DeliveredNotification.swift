@@ -21,6 +21,8 @@ public struct DeliveredNotification: Sendable {
     public var summaryArgumentCount: Int?
     /// Set when the extension donated a messaging intent: the sender (and group) iOS shows.
     public var communication: Communication?
+    /// The system states a payload's test data asks to simulate (`PushPreview Simulation`).
+    public var simulation: Payload.Simulation?
     /// The category a push SDK built from the payload and registered while delivering it.
     public var registeredCategory: RegisteredCategory?
 

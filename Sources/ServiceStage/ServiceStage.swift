@@ -43,6 +43,7 @@ public struct ServiceStage: Sendable {
         guard payload.mutableContent, hasText else {
             trace.add(.init(step: "service", outcome: "not run", message: payload.mutableContent ? "the alert has no title, subtitle or body" : "mutable-content is not 1"))
             var note = delivered(request.content, trace: trace)
+            note.simulation = payload.simulation
             note.trace.level = .original
             return note
         }
@@ -57,6 +58,7 @@ public struct ServiceStage: Sendable {
                             message: "the content handler was not called within \(formatSeconds(settings.timeBudget)) s; iOS shows the original content"))
         }
         var note = delivered(outcome.content, trace: trace)
+        note.simulation = payload.simulation
         note.trace.ran = true
         // The category is registered with the content it was built for: not when the original is shown.
         if outcome.delivered, let category = (instance as? BuiltInServiceExtension)?.registeredCategory, category.identifier == note.category {

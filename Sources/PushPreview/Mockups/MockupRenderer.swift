@@ -208,7 +208,7 @@ public final class MockupRenderer {
         var expanded = base
         expanded.view = "expanded" + variant
         if context.customTitle != nil && !context.showDefaultContent {
-            expanded.notes = ["UNNotificationExtensionOverridesDefaultTitle: the view controller's title becomes the notification's title, in the row below the custom view that UNNotificationExtensionDefaultContentHidden hides; iOS 15 and later have no header, so it shows nowhere"]
+            expanded.notes = (expanded.notes ?? []) + ["UNNotificationExtensionOverridesDefaultTitle: the view controller's title becomes the notification's title, in the row below the custom view that UNNotificationExtensionDefaultContentHidden hides; iOS 15 and later have no header, so it shows nowhere"]
         }
         expanded.actions = context.actions.map(Self.report)
         render(.expanded, name: expanded.view, context: context, customView: customView, ratio: ext?.initialContentSizeRatio ?? 1,
@@ -243,7 +243,7 @@ public final class MockupRenderer {
         banner.view = job.options.hiddenPreviews ? "banner-hidden" : "banner"
         banner.actions = Array(context.actions.prefix(NotificationCategory.compactActions)).map(Self.report)
         if n.interruptionLevel == .passive {
-            banner.notes = ["interruption-level passive: iOS shows no banner, plays no sound and does not light the screen; the notification goes straight to Notification Center, where it looks like this"]
+            banner.notes = (banner.notes ?? []) + ["interruption-level passive: iOS shows no banner, plays no sound and does not light the screen; the notification goes straight to Notification Center, where it looks like this"]
         }
         var bannerContext = context
         bannerContext.customTitle = nil
@@ -297,6 +297,11 @@ public final class MockupRenderer {
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
         base.systemFont = fonts.systemFace.name
+        if let s = n.simulation {
+            let what = [s.summary.map { _ in "an Apple Intelligence summary (iOS 18.1 and later) in place of the body" },
+                        s.prioritized ? "the edge light of a notification Prioritize Notifications picked (iOS 18.4 and later)" : nil].compactMap { $0 }
+            if !what.isEmpty { base.notes = ["Simulated, as the payload's \(Payload.Simulation.key) asks: " + what.joined(separator: " and ") + "; iOS decides these itself"] }
+        }
         do {
             var context = try data.context(job, media: media, result: &base)
             context.systemFace = fonts.systemFace

@@ -39,6 +39,9 @@ struct ViewData {
         context.glass = job.variant.glass
         context.avatarSource = media.avatar(job, result: &result)
         context.wallpaperSource = media.wallpaper(job, result: &result)
+        if job.notification.simulation?.summary != nil {
+            context.simulationAttribution = systemString("Summarized by Apple Intelligence", job: job, result: &result)
+        }
         switch job.notification.interruptionLevel {
         case .timeSensitive: context.levelLabel = systemString("Time Sensitive", job: job, result: &result)
         case .critical: context.levelLabel = systemString("Critical", job: job, result: &result) // iOS 18: "⚠ CRITICAL"
