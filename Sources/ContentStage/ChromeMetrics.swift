@@ -41,6 +41,9 @@ public struct ChromeMetrics: Sendable {
         "stack.platePeek", "stack.plateStep", "stack.plateCornerRadius", "screen.padding",
     ]
 
+    /// A row a later version adds and the one it overlays lacks (nil there).
+    public func optional(_ name: String) -> Double? { values[name] }
+
     public subscript(name: String) -> Double {
         guard let v = values[name] else { preconditionFailure("chrome metric \(name) is not in ChromeMetrics.required") }
         return v

@@ -81,7 +81,7 @@ public struct TemplateContext: Sendable {
         public var date: String
         public var clock: String
         public var height: Double
-        var dateTop: Double, clockTop: Double, clockSize: Double, listBottom: Double, buttonBottom: Double, buttonInset: Double
+        var dateTop: Double, clockTop: Double, clockSize: Double, listBottom: Double, buttonBottom: Double, buttonInset: Double, buttonSize = 50.0
         /// The flashlight and camera (a Face ID iPhone), and the home indicator (any device
         /// without a Home button).
         var buttons: Bool, homeIndicator: Bool
@@ -89,7 +89,9 @@ public struct TemplateContext: Sendable {
         public var centerTitle: String?
         var listTop: Double
 
-        public init(date: String, clock: String, device: DeviceProfile) {
+        /// `chrome`: the iOS version's numbers; iOS 26's place the date below the safe area and
+        /// draw larger buttons (`lockScreen.*` rows, which iOS 18's file has none of).
+        public init(date: String, clock: String, device: DeviceProfile, chrome: ChromeMetrics? = nil) {
             self.date = date; self.clock = clock
             height = device.height
             let (size, dateBaseline, clockBaseline): (Double, Double, Double)
@@ -113,6 +115,19 @@ public struct TemplateContext: Sendable {
             buttonInset = (device.height > 812 ? 79 : 71) - 25
             listBottom = buttons ? buttonBottom + 50 + 22 : 40
             listTop = clockBaseline + 0.24 * size + 28
+            // Measured on a Face ID iPhone only: a Home-button iPhone and an iPad keep iOS 18's places.
+            guard buttons, let chrome, let below = chrome.optional("lockScreen.dateBaselineBelowSafeArea"), let gap = chrome.optional("lockScreen.clockCapTopBelowDate"),
+                  let clock = chrome.optional("lockScreen.clockSize"), let button = chrome.optional("lockScreen.buttonSize"),
+                  let inset = chrome.optional("lockScreen.buttonCentreInset"), let rise = chrome.optional("lockScreen.buttonCentreAboveBottom") else { return }
+            let dateLine = device.safeArea.top + below, clockLine = dateLine + gap + 0.727 * clock // Inter's cap height
+            clockSize = clock
+            dateTop = dateLine - 21.9
+            clockTop = (clockLine - 0.845 * clock).rounded()
+            buttonSize = button
+            buttonBottom = rise - button / 2
+            buttonInset = inset - button / 2
+            listBottom = buttons ? buttonBottom + button + 22 : 40
+            listTop = clockLine + 0.24 * clock + 28
         }
     }
 
@@ -260,7 +275,7 @@ public struct TemplateContext: Sendable {
         if let l = lockScreen {
             object["lockScreen"] = ["date": .string(l.date), "clock": .string(l.clock), "height": .number(l.height), "dateTop": .number(l.dateTop),
                                     "clockTop": .number(l.clockTop), "clockSize": .number(l.clockSize), "listBottom": .number(l.listBottom),
-                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttons": .bool(l.buttons), "homeIndicator": .bool(l.homeIndicator),
+                                    "buttonBottom": .number(l.buttonBottom), "buttonInset": .number(l.buttonInset), "buttonSize": .number(l.buttonSize), "buttons": .bool(l.buttons), "homeIndicator": .bool(l.homeIndicator),
                                     "center": l.centerTitle.map(TemplateValue.string) ?? .null, "listTop": .number(l.listTop)]
         }
         if let reply { object["reply"] = ["placeholder": .string(reply.placeholder), "buttonTitle": .string(reply.buttonTitle)] }

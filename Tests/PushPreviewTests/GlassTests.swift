@@ -1,3 +1,4 @@
+import ContentStage
 import Foundation
 import Imaging
 import PushPreview
@@ -28,5 +29,39 @@ struct GlassTests {
 
         try expectChromiumAgrees("glass", views: ["light-banner", "dark-banner", "light-lockscreen", "dark-lockscreen"].map { "crew-message/iphone-15-\($0)" },
                                  in: a, work: root.appendingPathComponent("fidelity"), width: 393)
+    }
+
+    /// iOS 26's Lock Screen on a Face ID iPhone (ios26/metrics.json lockScreen.*, from a real
+    /// iOS 26 capture): the date's baseline 40.7 pt under the safe area, the clock's numerals 15 pt
+    /// below it, 57 pt glass buttons centred 75 pt from the sides and 78 pt above the bottom; iOS 18
+    /// and the Home-button SE keep iOS 18's places.
+    @Test func theLockScreenOfIOS26() throws {
+        let project = try examplesCopy(payloads: ["body-only.apns"])
+        var options = RenderOptions()
+        options.outputFolder = project.deletingLastPathComponent().appendingPathComponent("Out")
+        options.layoutJSON = true
+        options.extraViews = ["lockscreen"]
+        options.devices = ["iphone-17", "iphone-se-3"]
+        options.axes.iosVersions = [.ios26, .ios18]
+        let loaded = try Project(folder: project)
+        let results = try makeRenderer().render(payloadFile: project.appendingPathComponent("payloads/body-only.apns"), project: loaded, options: options)
+            .filter { $0.view == "lockscreen" }
+        #expect(results.count == 4)
+        var dates: [String: Double] = [:]
+        for r in results {
+            let boxes = try ContentStageTests.boxes(r)
+            let flashlight = boxes.first { $0.id == "flashlight" }
+            let date = try #require(boxes.first { $0.id == "date" })
+            let modern = r.ios == "26" && r.device == "iphone-17"
+            if r.device == "iphone-17", let flashlight {
+                #expect(flashlight.width == (modern ? 57 : 50), "\(r.ios ?? ""): \(flashlight.width)")
+                if modern {
+                    #expect(abs(flashlight.x + flashlight.width / 2 - 75) < 0.01 && abs(874 - (flashlight.y + flashlight.height / 2) - 78) < 0.01, "\(flashlight)")
+                    #expect(abs(date.y - (62 + 40.7 - 21.9)) < 0.01, "date top \(date.y)")
+                }
+            }
+            dates[r.device + (r.ios ?? "")] = date.y
+        }
+        #expect(dates["iphone-se-326"] == dates["iphone-se-318"] && dates["iphone-1726"] != dates["iphone-1718"], "\(dates)")
     }
 }

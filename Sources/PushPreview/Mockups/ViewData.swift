@@ -143,7 +143,7 @@ struct ViewData {
         formatter.dateFormat = formatter.dateFormat.replacingOccurrences(of: "a", with: "").replacingOccurrences(of: "B", with: "")
             .trimmingCharacters(in: .whitespaces)
         let clock = formatter.string(from: moment).trimmingCharacters(in: .whitespaces)
-        return .init(date: date, clock: clock, device: job.device)
+        return .init(date: date, clock: clock, device: job.device, chrome: job.chrome)
     }
 
     /// A thread's summary line: the category's `categorySummaryFormat` (a key of the app's strings,
