@@ -46,7 +46,7 @@ public struct IOSChrome: Sendable {
     /// `ios`: `{version, glass: {blur, brightness, saturate, tint, rim, rimWidth, halo, haloRadius, reduceTransparency, increaseContrast}}`;
     /// no `glass` for iOS 18. Colours are CSS strings for the appearance asked for.
     public func templateValue(appearance: Appearance, glass: Glass) -> TemplateValue {
-        var o: [String: TemplateValue] = ["version": .string(version.rawValue)]
+        var o: [String: TemplateValue] = ["version": .string(version.rawValue), "stackCountBadge": .bool(version.has(.stackCountBadge))]
         guard version.has(.glassPlatter) else { return .object(o) }
         let dark = appearance == .dark, look = dark ? "dark" : "light"
         func v(_ name: String) -> Double { values[name]! }

@@ -30,13 +30,14 @@ public enum IOSVersion: String, Sendable, CaseIterable, Codable, Comparable {
         /// Short-look platters (banner, list, Lock Screen) are Liquid Glass: the backdrop blurred,
         /// brightened and tinted, a rim light and a 32 pt halo room, no drop shadow.
         case glassPlatter
-        /// The row's top padding (thumbnail top, padding above and below it) is 16 pt (18: 14).
-        case rowTopPadding16
+        /// A thread's stack shows how many it holds as a badge on the app icon's top-trailing corner,
+        /// not as an "N more notifications" line (capture frigate-lock-summary-stack-ios26).
+        case stackCountBadge
     }
 
     public func has(_ d: Difference) -> Bool {
         switch d {
-        case .glassPlatter, .rowTopPadding16: return self >= .ios26
+        case .glassPlatter, .stackCountBadge: return self >= .ios26
         }
     }
 }

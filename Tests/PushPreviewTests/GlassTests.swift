@@ -64,4 +64,26 @@ struct GlassTests {
         }
         #expect(dates["iphone-se-326"] == dates["iphone-se-318"] && dates["iphone-1726"] != dates["iphone-1718"], "\(dates)")
     }
+
+    /// A thread's stack: iOS 26 shows how many it holds as a badge on the icon (and glass plates),
+    /// iOS 18 an "N more notifications" line; the iOS 26 page agrees with our PNG in Chromium.
+    @Test func aStackCountsOnItsIconOnIOS26() throws {
+        let project = try examplesCopy(payloads: ["body-only.apns"])
+        for i in 1...3 {
+            try Data(#"{"aps": {"alert": {"title": "Hallway", "body": "Motion \#(i)"}, "thread-id": "cams"}}"#.utf8)
+                .write(to: project.appendingPathComponent("payloads/cam\(i).apns"))
+        }
+        let out = project.deletingLastPathComponent().appendingPathComponent("Out")
+        let run = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--appearance", "dark",
+                                                     "--ios", "26,18", "--view", "lockscreen"])
+        try #require(run.status == 0, "\(run.stderr)")
+        func page(_ ios: String) throws -> String {
+            try String(contentsOf: out.appendingPathComponent("cam3/iphone-17-dark-en-ios\(ios)-stack-lockscreen.html"), encoding: .utf8)
+        }
+        let modern = try page("26"), older = try page("18")
+        #expect(modern.contains("id=\"stack-count\">3<") && !modern.contains("id=\"summary\""))
+        #expect(older.contains("id=\"summary\"") && !older.contains("id=\"stack-count\""))
+        try expectChromiumAgrees("stack", views: ["cam3/iphone-17-dark-en-ios26-stack-lockscreen"], in: out,
+                                 work: project.deletingLastPathComponent().appendingPathComponent("chromium"), width: 402)
+    }
 }
