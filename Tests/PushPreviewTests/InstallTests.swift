@@ -45,6 +45,18 @@ struct InstallTests {
         let differing = Set(fromInstall.keys).union(fromCheckout.keys).filter { fromInstall[$0] != fromCheckout[$0] }
         #expect(differing.isEmpty, "\(differing.sorted().prefix(5)) differ")
 
+        // Its init reads a React Native app's TypeScript through the tree-sitter installed beside it.
+        if FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(".build/python/tree-sitter-0.26.1/tree_sitter_dart").path) {
+            #expect(FileManager.default.fileExists(atPath: share.appendingPathComponent("python/tree-sitter-0.26.1/tree_sitter_typescript").path))
+            let app = temporaryFolder().appendingPathComponent("react-native")
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Tests/Fixtures/crossplatform/react-native"), to: app)
+            let read = try runProcess(installed, ["init", app.path, "--out", app.deletingLastPathComponent().appendingPathComponent("project").path], environment: environment)
+            #expect(read.status == 0 && (read.stdout + read.stderr).contains("category ROOM_MESSAGE: ROOM_REPLY, ROOM_MUTE (src/push/categories.ts:16)")
+                    && !(read.stdout + read.stderr).contains("tree-sitter 0.26.1"), "\(read.stdout) \(read.stderr)")
+        } else {
+            Issue.record("tree-sitter is not in .build/python (make deps): the installed init's TypeScript reading was not checked")
+        }
+
         // Moved away from its share folder, it says where it looked instead of rendering.
         let alone = temporaryFolder().appendingPathComponent("pushpreview")
         try FileManager.default.copyItem(at: installed, to: alone)
