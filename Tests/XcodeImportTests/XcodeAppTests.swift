@@ -75,3 +75,30 @@ struct XcodeAppTests {
         #expect(problems.contains { $0.contains("lies outside") && $0.contains("etc") }, "\(problems)")
     }
 }
+
+/// A project with more than one application (Rocket.Chat's has two): init says which one is drawn
+/// (the app, its name, icon and strings) and why.
+struct AppChoiceTests {
+    static func spec(apps: [(name: String, id: String)]) -> [String: String] {
+        var targets = apps.map { app in
+            "  \(app.name):\n    type: application\n    platform: iOS\n    sources: [\(app.name)]\n    settings:\n      PRODUCT_BUNDLE_IDENTIFIER: \(app.id)\n"
+        }
+        targets.append("  Service:\n    type: app-extension\n    platform: iOS\n    sources: [Service]\n    info:\n      path: Service/Info.plist\n      properties:\n        NSExtension:\n"
+                       + "          NSExtensionPointIdentifier: com.apple.usernotifications.service\n    settings:\n      PRODUCT_BUNDLE_IDENTIFIER: com.example.chat.service\n")
+        var files = ["project.yml": "name: Chat\ntargets:\n" + targets.joined(), "Service/NotificationService.swift": "import UserNotifications\n"]
+        for app in apps { files["\(app.name)/App.swift"] = "import SwiftUI\n" }
+        return files
+    }
+
+    @Test func theAppDrawnIsSaidWhenThereAreSeveral() throws {
+        let spec = try XcodeGenTests.spec(Self.spec(apps: [("Alpha", "org.example.alpha"), ("Chat", "com.example.chat")]))
+        let app = try XcodeApp(path: spec)
+        #expect(app.app?.name == "Chat")
+        #expect(app.problems.contains { $0.contains("2 application targets (Alpha, Chat); the app drawn is Chat, the one whose bundle identifier") }, "\(app.problems)")
+        let unrelated = try XcodeApp(path: try XcodeGenTests.spec(Self.spec(apps: [("First", "org.one"), ("Second", "org.two")]), name: "unrelated"))
+        #expect(unrelated.app?.name == "First" && unrelated.problems.contains { $0.contains("the app drawn is First, the first: no application's bundle identifier") },
+                "\(unrelated.problems)")
+        let one = try XcodeApp(path: try XcodeGenTests.spec(Self.spec(apps: [("Chat", "com.example.chat")]), name: "one"))
+        #expect(!one.problems.contains { $0.contains("application targets") }, "\(one.problems)")
+    }
+}

@@ -65,6 +65,12 @@ public struct XcodeApp {
         self.problems = problems.filter { said.insert($0).inserted }
         app = Self.appTarget(of: project, embedding: extensions)
         if app == nil { self.problems.append("\(project.bundle.path): no application target; the app's name, icon and strings are not read") }
+        let applications = project.targets.filter(\.isApplication)
+        if let app, applications.count > 1 {
+            let why = Self.embeds(app, extensions) ? "the one whose bundle identifier the notification extensions' begin with"
+                : "the first: no application's bundle identifier begins the notification extensions'"
+            self.problems.append("\(project.bundle.path): \(applications.count) application targets (\(applications.map(\.name).joined(separator: ", "))); the app drawn is \(app.name), \(why)")
+        }
         // Said once here, as `appInfoPlist` is read again for each thing it gives.
         if let app { _ = XcodeDiscovery.infoPlist(of: app, in: project, problems: &self.problems) }
         if extensions.isEmpty {
@@ -89,11 +95,14 @@ public struct XcodeApp {
     /// extension only in such an app), else the project's first application.
     static func appTarget(of project: XcodeProject, embedding extensions: [Extension]) -> XcodeProject.Target? {
         let apps = project.targets.filter(\.isApplication)
+        return apps.first { embeds($0, extensions) } ?? apps.first
+    }
+
+    /// Whether `app`'s bundle identifier begins every extension's (iOS embeds only such).
+    static func embeds(_ app: XcodeProject.Target, _ extensions: [Extension]) -> Bool {
         let ids = extensions.compactMap { $0.target.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"] }
-        return apps.first { app in
-            guard let id = app.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"], !id.isEmpty else { return false }
-            return !ids.isEmpty && ids.allSatisfy { $0.hasPrefix(id + ".") }
-        } ?? apps.first
+        guard let id = app.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"], !id.isEmpty else { return false }
+        return !ids.isEmpty && ids.allSatisfy { $0.hasPrefix(id + ".") }
     }
 
     /// A path of the project's (relative to its folder) as a file inside the repository; nil,
