@@ -187,13 +187,17 @@ struct CurrentIOSTests {
         options.outputFolder = p.folder.appendingPathComponent("Output")
         options.locales = ["en", "pl"]
         options.layoutJSON = true
+        // iOS 18 writes the summary line; iOS 26 counts on the icon instead, and says what it leaves out.
+        options.axes.iosVersions = [.ios18, .ios26]
         var run = GalleryRun(project: project, templates: repositoryRoot.appendingPathComponent("Templates"), fonts: try FontSet.standard(), options: options)
         run.workers = nil
         let report = try run.run().report
         #expect(MockupRenderer.threads(project.payloadFiles, project: project).map { $0.map(\.lastPathComponent) } == [["t0.apns", "t1.apns", "t2.apns"]])
         let newest = try #require(report.inputs.first { $0.payload == "payloads/t2.apns" })
         for (locale, summary) in [("en", "3 more messages from Marta, Jonas"), ("pl", "3 wiadomości więcej (few) od Marta, Jonas")] {
-            let stack = try #require(newest.mockups.first { $0.view == "stack" && $0.locale == locale }, "no \(locale) stack")
+            let stack = try #require(newest.mockups.first { $0.view == "stack" && $0.locale == locale && $0.ios == "18" }, "no \(locale) stack")
+            let modern = try #require(newest.mockups.first { $0.view == "stack" && $0.locale == locale && $0.ios == "26" })
+            #expect(modern.notes?.contains { $0.contains("categorySummaryFormat (\"\(summary)\")") } == true, "\(modern.notes ?? [])")
             #expect(stack.errors.isEmpty, "\(stack.errors)")
             let html = try String(contentsOf: options.outputFolder.appendingPathComponent(try #require(stack.outputs.first { $0.hasSuffix(".html") })), encoding: .utf8)
             let shown = String(html.components(separatedBy: "id=\"summary\">").dropFirst().first?.prefix { $0 != "<" } ?? "")
@@ -212,7 +216,7 @@ struct CurrentIOSTests {
         // Payloads alone in their thread get no stack.
         #expect(!report.inputs.contains { $0.payload != "payloads/t2.apns" && $0.mockups.contains { $0.view == "stack" } })
         let gallery = try String(contentsOf: options.outputFolder.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(gallery.contains("iphone-17-light-pl-stack.png"))
+        #expect(gallery.contains("iphone-17-light-pl-ios18-stack.png"))
     }
 
     /// The system's own summary when the category has none, in a language with its own forms.
@@ -225,6 +229,7 @@ struct CurrentIOSTests {
         var options = RenderOptions()
         options.outputFolder = p.folder.appendingPathComponent("Output")
         options.locales = ["en", "pl", "ar", "xx"]
+        options.axes.iosVersions = [.ios18] // iOS 26 counts on the icon instead (GlassTests)
         let results = try makeRenderer().renderStack(members: project.payloadFiles, project: project, options: options)
         func summary(_ locale: String) throws -> String {
             let r = try #require(results.first { $0.locale == locale })

@@ -72,6 +72,9 @@ extension MockupRenderer {
         guard var context = made else { return [base] }
         context.banner.thumbnail = media.thumbnail(for: job.notification, job: job, result: &base)
         context.stack = .init(count: members, summary: data.summary(count: count, arguments: arguments, category: category, job: job, result: &base))
+        if job.ios.has(.stackCountBadge), category?.categorySummaryFormat != nil {
+            base.notes = (base.notes ?? []) + ["iOS \(job.ios.rawValue) shows the stack's count on the app icon, not a summary line: the category's categorySummaryFormat (\"\(context.stack!.summary)\") is drawn only under iOS 18 (--ios 18)"]
+        }
         var stack = base
         render(.stack, name: "stack", context: context, customView: nil, ratio: 1, templateFile: nil, job: job, result: &stack)
         return [stack] + screens(context, name: "stack-", base: base, job: job)
