@@ -56,7 +56,7 @@ extension LayoutEngine {
             let text = before + "\u{FFFC}"
             joinNext = false
             objects.append(.init(byteOffset: bytes + before.utf8.count, width: width, ascent: 0, descent: 0))
-            runs.append(.init(text, style: runStyle(style)))
+            runs.append(.init(text, style: objectStyle(style)))
             bytes += text.utf8.count
             joinNext = true
         }
@@ -122,7 +122,7 @@ extension LayoutEngine {
                     bytes += text.utf8.count - 3
                     boxes[bytes] = placed
                     objects[objects.count - 1].byteOffset = bytes
-                    runs.append(.init(text, style: runStyle(style)))
+                    runs.append(.init(text, style: objectStyle(style)))
                     bytes += 3
                     lastWasSpace = false
                     afterObject = true
@@ -195,6 +195,15 @@ extension LayoutEngine {
         if !fonts.provides(familyList: t.family) { unknownFamilies.insert(t.family) }
         t.lineHeight = style.lineHeight ?? fonts.normalLineHeight(t)
         t.lineHeightIsFixed = style.lineHeight != nil
+        return t
+    }
+
+    /// The run of an object standing for a box (an atomic inline, an inline box's edge): no
+    /// letter-spacing, which CSS adds between typographic characters only (CSS Text 3 §8.2), so
+    /// the text after an image or an SVG starts where a browser starts it.
+    func objectStyle(_ style: ComputedStyle) -> TextStyle {
+        var t = runStyle(style)
+        t.letterSpacing = 0
         return t
     }
 
