@@ -21,7 +21,7 @@ enum RenderCommand {
             .value("template", "FILE", "a custom-view template (HTML + Mustache) instead of the category's", completes: .file),
         ] + RenderOptions.sharedOptions(appearances: "light", views: "lockscreen (the notification on the Lock Screen: wallpaper, date, clock, the flashlight and camera buttons where the iPhone has them), notification-center (the same screen with the notification in Notification Center's list under the clock)") + [
             .flag("layout-json", "also write every laid-out box (id, tag, classes, x, y, width, height in pt) as DEVICE-…-expanded.layout.json"),
-            .flag("json", "one JSON object per mock-up on stdout: output paths, service trace, warnings, errors, and those again as findings (severity, file, line, column, message)"),
+            .flag("json", "one JSON object per mock-up on stdout: output paths, service trace, warnings, errors, and those again as findings (severity, code, file, line, column, key path, message)"),
             .value("jobs", "N", "for gallery; render draws its payloads one after another (and says so)"),
         ],
         notes: "Payloads are drawn, and projects read, in worker processes: one that crashes or hangs fails alone.",
@@ -90,7 +90,7 @@ enum RenderCommand {
             var projectOptions = options
             projectOptions.axes.fill(from: project)
             for result in slot.render(file, project: project, options: projectOptions, name: path) {
-                if a.flags.contains("json") { printJSON(RenderLine(result: result)) }
+                if a.flags.contains("json") { printJSON(result) }
                 else {
                     for output in result.outputs { print(output) }
                     for warning in result.warnings { printError("warning: \(warning)") }
@@ -100,20 +100,5 @@ enum RenderCommand {
             }
         }
         return failed ? 1 : 0
-    }
-}
-
-/// A line of `render --json`: the mock-up's result, and its errors and warnings again as findings
-/// with their place in fields (the renderer writes them in the compiler's form, FILE:LINE:COLUMN:
-/// message, taken apart here as for the Xcode reader's; they carry no code).
-struct RenderLine: Encodable {
-    var result: MockupResult
-    enum Key: CodingKey { case findings }
-
-    func encode(to encoder: Encoder) throws {
-        try result.encode(to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(result.errors.map { Diagnostic(located: $0, severity: .error, code: "") }
-                             + result.warnings.map { Diagnostic(located: $0, severity: .warning, code: "") }, forKey: .findings)
     }
 }

@@ -35,7 +35,7 @@ enum ValidateCommand {
             let findings: [Diagnostic]
             switch plan.perform(task, [Diagnostic].self, activity: "checking \(path)") {
             case .success(let f): findings = f
-            case .failure(let failure): findings = [Diagnostic(.error, code: "worker", file: path, "\(failure)")]
+            case .failure(let failure): findings = [Diagnostic(.error, code: .worker, file: path, "\(failure)")]
             }
             for finding in findings {
                 if a.flags.contains("json") { printJSON(finding) } else { print(finding.printed) }

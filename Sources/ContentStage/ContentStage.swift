@@ -128,7 +128,7 @@ public struct ContentStage: Sendable {
             throw TemplateError(file: error.file, line: error.line, message: error.message)
         }
         var document = Sanitizer.sanitize(try HTMLParser.parse(html, file: file), allowURL: allowURL)
-        document.warnings += missing.map { TemplateWarning(file: file, line: 0, message: "reads {{\($0)}}, which \(Self.missingKeyNote)") }
+        document.warnings += missing.map { TemplateWarning(file: file, line: 0, message: "reads {{\($0)}}, which this notification's template data lacks; it is drawn empty", code: .templateMissingKey) }
         return document
     }
 
@@ -149,9 +149,6 @@ public struct ContentStage: Sendable {
         }
         return warnings
     }
-
-    /// How a warning about a key the template data lacks ends (said once per template and payload).
-    public static let missingKeyNote = "this notification's template data lacks; it is drawn empty"
 
     /// A template file's text by its name relative to a Templates folder, which it must lie in
     /// (a partial that is a symlink out of it is not read).

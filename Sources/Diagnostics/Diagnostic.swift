@@ -4,9 +4,8 @@
 public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable { case error, warning }
     public var severity: Severity
-    /// A short stable name of the kind of finding ("icon.placeholder", "strings.untranslated"),
-    /// for filtering and for tests; empty when no kind was given.
-    public var code: String
+    /// The kind of finding ("icon.placeholder", "strings.untranslated"), declared in `Code`.
+    public var code: Code
     /// The file it is about (as the run names it), or empty for the run as a whole.
     public var file: String
     public var line: Int?
@@ -19,7 +18,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The locale it is about, when it is about one (a missing translation).
     public var locale: String?
 
-    public init(_ severity: Severity, code: String = "", file: String = "", line: Int? = nil, column: Int? = nil, keyPath: String? = nil,
+    public init(_ severity: Severity, code: Code, file: String = "", line: Int? = nil, column: Int? = nil, keyPath: String? = nil,
                 _ message: String, category: String? = nil, locale: String? = nil) {
         self.severity = severity; self.code = code; self.file = file; self.line = line; self.column = column
         self.keyPath = keyPath.flatMap { $0.isEmpty ? nil : $0 }; self.message = message; self.category = category; self.locale = locale
@@ -52,6 +51,6 @@ extension Diagnostic: Error {}
 extension Error {
     /// This error as a finding: its own position when it knows it, else its text as an error.
     public var asDiagnostic: Diagnostic {
-        (self as? DiagnosticConvertible)?.diagnostic ?? Diagnostic(.error, "\(self)")
+        (self as? DiagnosticConvertible)?.diagnostic ?? Diagnostic(.error, code: .failure, "\(self)")
     }
 }

@@ -70,7 +70,7 @@ public enum PayloadParser {
     public static func parse(_ bytes: [UInt8], file: String) throws(PayloadError) -> (Payload, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         func fail(_ path: String, _ message: String) -> PayloadError {
-            PayloadError(diagnostics: diagnostics + [Diagnostic(.error, code: "payload", file: file, keyPath: path, message)])
+            PayloadError(diagnostics: diagnostics + [Diagnostic(.error, code: .payload, file: file, keyPath: path, message)])
         }
         guard bytes.count <= maxFileSize else { throw fail("", "file is \(bytes.count) bytes; a payload is at most \(Payload.maxSize)") }
         let root: JSONValue
@@ -82,7 +82,7 @@ public enum PayloadParser {
         guard case .object(let apsMembers) = aps else { throw fail("aps", "expected object, got \(aps.typeName)") }
 
         func warn(_ path: String, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, code: "payload", file: file, keyPath: path, message))
+            diagnostics.append(Diagnostic(.warning, code: .payload, file: file, keyPath: path, message))
         }
         func string(_ v: JSONValue, _ path: String) throws(PayloadError) -> String {
             guard case .string(let s) = v else { throw fail(path, "expected string, got \(v.typeName)") }
@@ -203,7 +203,7 @@ public enum PayloadParser {
         let sent = JSONValue.object(members.filter { $0.key != "Simulator Target Bundle" && $0.key != Payload.Simulation.key })
         payload.size = sent.compact.utf8.count
         if payload.size > Payload.maxSize {
-            diagnostics.append(Diagnostic(.error, code: "payload", file: file,
+            diagnostics.append(Diagnostic(.error, code: .payload, file: file,
                 "payload is \(payload.size) bytes of compact JSON; APNs refuses more than \(Payload.maxSize) (\(Payload.maxVoIPSize) for VoIP)"))
         }
         if payload.alert == nil && !payload.contentAvailable && !payload.contentChanged { warn("aps", "has no alert: nothing is shown to the user") }

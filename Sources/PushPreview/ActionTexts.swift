@@ -8,7 +8,7 @@ enum ActionTexts {
     static func localized(_ action: NotificationAction, _ strings: Localizer, category: String?) -> (NotificationAction, [Diagnostic]) {
         var a = action, found: [Diagnostic] = []
         func say(_ message: String) {
-            found.append(Diagnostic(.warning, code: "strings.untranslated", "action \(action.identifier): \(message)", category: category, locale: strings.locale))
+            found.append(Diagnostic(.warning, code: .stringsUntranslated, "action \(action.identifier): \(message)", category: category, locale: strings.locale))
         }
         func look(_ key: NotificationAction.LocalizedKey?, _ text: inout String) {
             guard let key else { return }

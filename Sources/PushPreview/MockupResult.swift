@@ -1,5 +1,6 @@
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Imaging
 import ServiceStage
@@ -86,8 +87,11 @@ public struct MockupResult: Sendable, Codable, Equatable {
     /// The payload's `aps.category`.
     public var category: String?
     public var outputs: [String]
-    public var warnings: [String]
-    public var errors: [String]
+    /// Everything found while drawing it, each with its kind and place: the one list. `warnings`
+    /// and `errors` are its text by severity, also in the JSON for readers of strings.
+    public var findings: [Diagnostic] { didSet { (warnings, errors) = Self.texts(findings) } }
+    public private(set) var warnings: [String]
+    public private(set) var errors: [String]
     public var service: ServiceReport
     /// The custom view, when there is one: its drawn height and how much of it was clipped (pt).
     public var content: ContentReport?
@@ -110,6 +114,24 @@ public struct MockupResult: Sendable, Codable, Equatable {
     /// The face that drew the chrome's text: "Inter" (SF Pro's stand-in), or SF Pro's faces when
     /// the fonts hold them ("SF Pro Text and SF Pro Display").
     public var systemFont: String?
+
+    public init(payload: String, device: String = "", appearance: String = "", locale: String? = nil, view: String = "expanded", category: String? = nil,
+                findings: [Diagnostic] = [], service: ServiceReport = .none) {
+        self.payload = payload; self.device = device; self.appearance = appearance; self.locale = locale; self.view = view; self.category = category
+        outputs = []; self.findings = findings; (warnings, errors) = Self.texts(findings); self.service = service
+    }
+
+    /// A payload that drew nothing, and why.
+    public static func failed(_ payload: String, view: String = "expanded", _ findings: [Diagnostic]) -> MockupResult {
+        MockupResult(payload: payload, view: view, findings: findings)
+    }
+
+    static func texts(_ findings: [Diagnostic]) -> (warnings: [String], errors: [String]) {
+        (findings.filter { $0.severity == .warning }.map(\.description), findings.filter { $0.severity == .error }.map(\.description))
+    }
+
+    /// Adds a finding once (a note every view of a job meets is said once per mock-up).
+    public mutating func say(_ finding: Diagnostic) { if !findings.contains(finding) { findings.append(finding) } }
 }
 
 public struct ContentReport: Sendable, Codable, Equatable {

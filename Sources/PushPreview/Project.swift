@@ -65,7 +65,7 @@ public struct Project: Sendable {
     /// `xcode`: how the Xcode app is read (here, or already by a worker).
     init(folder: URL, xcode reader: (URL, String) throws(ProjectError) -> XcodeReading) throws(ProjectError) {
         do { files = try ConfinedFolder(trusted: folder.standardizedFileURL) } catch {
-            throw ProjectError(Diagnostic(.error, code: "path", file: folder.standardizedFileURL.path, "no such project folder (pushpreview init makes one from an Xcode project)"))
+            throw ProjectError(Diagnostic(.error, code: .path, file: folder.standardizedFileURL.path, "no such project folder (pushpreview init makes one from an Xcode project)"))
         }
         inputs = ConfinedRoots([files])
         serviceFolders = ServiceFolders(project: files, settings: ServiceSettings())
@@ -74,15 +74,15 @@ public struct Project: Sendable {
         let settings = self.folder.appendingPathComponent(Self.settingsFile)
         let data: [UInt8]
         do { data = try files.read(Self.settingsFile, limit: 4 << 20) } catch {
-            guard error.isMissing else { throw ProjectError(Diagnostic(.error, code: "settings", file: settings.path, error.why)) }
+            guard error.isMissing else { throw ProjectError(Diagnostic(.error, code: .settings, file: settings.path, error.why)) }
             content = ContentConfiguration(project: files, settings: nil, settingsFile: settings.path)
             return
         }
         var extensionPlists: [ContentConfiguration.InfoPlist] = []
         let json: JSONValue
         do { json = try JSONParser.parse(data, file: settings.path) } catch { throw ProjectError(error.diagnostic) }
-        func fail(_ key: String?, _ message: String) -> ProjectError { ProjectError(Diagnostic(.error, code: "settings", file: settings.path, keyPath: key, message)) }
-        func warn(_ key: String, _ message: String, code: String = "settings") { warnings.append(Diagnostic(.warning, code: code, file: settings.path, keyPath: key, message)) }
+        func fail(_ key: String?, _ message: String) -> ProjectError { ProjectError(Diagnostic(.error, code: .settings, file: settings.path, keyPath: key, message)) }
+        func warn(_ key: String, _ message: String, code: Diagnostic.Code = .settings) { warnings.append(Diagnostic(.warning, code: code, file: settings.path, keyPath: key, message)) }
         guard case .object(let members) = json else { throw fail(nil, "expected an object, got \(json.typeName)") }
         func strings(_ v: JSONValue, _ key: String) throws(ProjectError) -> [String] {
             guard case .array(let items) = v, items.allSatisfy({ $0.string != nil }) else {
@@ -109,15 +109,15 @@ public struct Project: Sendable {
             case "appIcon":
                 guard let s = value.string else { throw fail(key, "expected string, got \(value.typeName)") }
                 if let url = roots.file(s, relativeTo: self.folder) { appIcon = AppIconFiles(light: url) }
-                else { appIconProblem = Diagnostic(.warning, code: "icon.placeholder", file: settings.path, keyPath: key, "\(s) lies outside the project and the repository xcode names; drawing the placeholder") }
+                else { appIconProblem = Diagnostic(.warning, code: .iconPlaceholder, file: settings.path, keyPath: key, "\(s) lies outside the project and the repository xcode names; drawing the placeholder") }
             case "wallpaper":
                 guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of a picture, got \(value.compact)") }
                 if let url = roots.file(s, relativeTo: self.folder) { wallpaper = url }
-                else { warn(key, "\(s) lies outside the project and the repository xcode names; drawing PushPreview's own", code: "wallpaper.outside") }
+                else { warn(key, "\(s) lies outside the project and the repository xcode names; drawing PushPreview's own", code: .wallpaperOutside) }
             case "fonts":
                 for path in try strings(value, key) {
                     if let url = roots.file(path, relativeTo: self.folder) { fonts.append(url) }
-                    else { warn(key, "\(path) lies outside the project and the repository xcode names; not loaded", code: "fonts.outside") }
+                    else { warn(key, "\(path) lies outside the project and the repository xcode names; not loaded", code: .fontsOutside) }
                 }
             case "xcode":
                 guard let s = value.string, !s.isEmpty else { throw fail(key, "expected the path of an .xcodeproj, .xcworkspace, XcodeGen project.yml or folder, got \(value.compact)") }
@@ -160,7 +160,7 @@ public struct Project: Sendable {
             appIcon = app.appIcon
             // Problems with an icon that is still drawn (a layer it could not draw) are no placeholder.
             appIconProblem = app.iconProblems.first.map {
-                var d = Diagnostic(located: $0, code: appIcon == nil ? "icon.placeholder" : "icon")
+                var d = Diagnostic(located: $0, code: appIcon == nil ? .iconPlaceholder : .icon)
                 d.message = (app.iconProblems.count > 1 ? app.iconProblems.joined(separator: "; ") : d.message) + (appIcon == nil ? "; drawing the placeholder" : "")
                 return d
             }
@@ -168,7 +168,7 @@ public struct Project: Sendable {
         fonts += app.fonts
         let inputs = self.inputs
         stringsFolders += app.stringsFolders.filter { $0 != folder }.compactMap { url in
-            do throws(FileRefusal) { return try inputs.folder(url) } catch { warnings.append(Diagnostic(.warning, code: "strings", file: url.path, error.why)); return nil }
+            do throws(FileRefusal) { return try inputs.folder(url) } catch { warnings.append(Diagnostic(.warning, code: .strings, file: url.path, error.why)); return nil }
         }
         let strings = stringsFolders.dropFirst().flatMap(Self.stringsFiles)
         localizesDisplayName = localizesDisplayName || Self.namesApp(strings)

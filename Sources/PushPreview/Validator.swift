@@ -29,7 +29,7 @@ public struct Validator {
     /// A project folder: everything in it. A payload file: it and its project's configuration.
     /// A template file: it alone, with placeholder data.
     public func validate(_ path: URL, project explicitProject: URL? = nil) -> [Diagnostic] {
-        guard TrustedFiles.exists(path) else { return [Diagnostic(.error, code: "path", file: path.path, "no such file or folder")] }
+        guard TrustedFiles.exists(path) else { return [Diagnostic(.error, code: .path, file: path.path, "no such file or folder")] }
         let isDirectory = TrustedFiles.isFolder(path)
         if path.pathExtension == "html" {
             let folder = explicitProject ?? path.deletingLastPathComponent().deletingLastPathComponent()
@@ -59,7 +59,7 @@ public struct Validator {
     /// The project's devices.json, which the repository's profiles are merged with.
     func checkDevices(_ project: Project) -> [Diagnostic] {
         do { _ = try MockupRenderer.deviceCatalog(templates: templates, project: project) } catch {
-            return [Diagnostic(located: error.description, severity: .error, code: "devices")]
+            return [Diagnostic(located: error.description, severity: .error, code: .devices)]
         }
         return []
     }
@@ -74,13 +74,11 @@ public struct Validator {
         for ext in config.extensions {
             for id in ext.categories {
                 let category = config.category(id)
-                if category == nil {
-                    findings.append(Diagnostic(.warning, code: "category.undefined", file: ext.file, keyPath: Self.categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions", category: id))
-                }
+                if category == nil { findings.append(Self.undefinedCategory(id, claimedBy: ext)) }
                 let name = (category?.template ?? id) + ".html"
                 used.insert(name)
                 guard let file = stage.templateFolders.first(where: { $0.isFile(name) })?.url.appendingPathComponent(name) else {
-                    findings.append(Diagnostic(.error, code: "template.missing", file: ext.file, keyPath: Self.categoryKey, "claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository", category: id))
+                    findings.append(Self.missingTemplate(id, name: name, claimedBy: ext))
                     continue
                 }
                 findings += checkTemplate(file, category: id, project: project)
@@ -88,26 +86,26 @@ public struct Validator {
         }
         for category in config.categories {
             if let t = category.template, config.contentExtension(for: category.identifier) == nil {
-                findings.append(Diagnostic(.warning, code: "template.unused", file: categoriesFile, keyPath: category.identifier, "names template \"\(t)\" but no extension claims the category: iOS draws the default look"))
+                findings.append(Diagnostic(.warning, code: .templateUnused, file: categoriesFile, keyPath: category.identifier, "names template \"\(t)\" but no extension claims the category: iOS draws the default look"))
             }
             for action in category.actions {
                 if let warning = stage.symbol(action.icon).warning {
-                    findings.append(Diagnostic(.warning, code: "symbol", file: categoriesFile, keyPath: "\(category.identifier).\(action.identifier)", warning, category: category.identifier))
+                    findings.append(Diagnostic(.warning, code: .symbol, file: categoriesFile, keyPath: "\(category.identifier).\(action.identifier)", warning, category: category.identifier))
                 }
             }
         }
         let projectTemplates = project.folder.appendingPathComponent("Templates")
         let unused = ((try? project.files.names("Templates")) ?? []).filter { $0.hasSuffix(".html") && !used.contains($0) }
         if unused.count > Self.maxUnusedTemplates {
-            findings.append(Diagnostic(.warning, code: "template.count", file: projectTemplates.path, "\(unused.count) templates no extension claims; the first \(Self.maxUnusedTemplates) are checked"))
+            findings.append(Diagnostic(.warning, code: .templateCount, file: projectTemplates.path, "\(unused.count) templates no extension claims; the first \(Self.maxUnusedTemplates) are checked"))
         }
         for name in unused.prefix(Self.maxUnusedTemplates) {
             let id = String(name.dropLast(5))
-            findings.append(Diagnostic(.warning, code: "template.unused", file: projectTemplates.appendingPathComponent(name).path, "a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
+            findings.append(Diagnostic(.warning, code: .templateUnused, file: projectTemplates.appendingPathComponent(name).path, "a template for category \"\(id)\", which no extension's Info.plist claims: iOS never shows it"))
             findings += checkTemplate(projectTemplates.appendingPathComponent(name), category: id, project: project)
         }
         for (id, _) in config.viewSettings where config.contentExtension(for: id) == nil {
-            findings.append(Diagnostic(.warning, code: "settings.unused", file: project.folder.appendingPathComponent(Project.settingsFile).path, keyPath: "categories.\(id)", "no extension claims this category, so its view settings are never used"))
+            findings.append(Diagnostic(.warning, code: .settingsUnused, file: project.folder.appendingPathComponent(Project.settingsFile).path, keyPath: "categories.\(id)", "no extension claims this category, so its view settings are never used"))
         }
         return findings
     }
@@ -116,7 +114,7 @@ public struct Validator {
     func checkPayload(_ file: URL, project: Project) -> [Diagnostic] {
         let data: [UInt8]
         do { data = try Project.read(file, in: project, limit: 1 << 20) } catch {
-            return [Diagnostic(.error, code: "path", file: file.path, error.isMissing ? "no such file" : error.why)]
+            return [Diagnostic(.error, code: .path, file: file.path, error.isMissing ? "no such file" : error.why)]
         }
         do {
             let (payload, diagnostics) = try PayloadParser.parse(data, file: file.path)
@@ -135,9 +133,19 @@ public struct Validator {
         let settings = project.service
         let sdks = settings.sdks.isEmpty ? "" : " nor a media key of \(settings.sdks.map(\.name).joined(separator: ", "))"
         return MediaRule(folders: project.serviceFolders).unattached(payload.userInfo, settings: settings).map { m in
-            Diagnostic(.warning, code: "media.unattached", file: file, keyPath: m.path,
+            Diagnostic(.warning, code: .mediaUnattached, file: file, keyPath: m.path,
                        "\(m.value.prefix(80)) looks like media, but \(m.path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))\(sdks): it is not drawn")
         }
+    }
+
+    /// An extension claims a category categories.json does not define (said by validate and on its mock-ups).
+    static func undefinedCategory(_ id: String, claimedBy ext: ContentExtension) -> Diagnostic {
+        Diagnostic(.warning, code: .categoryUndefined, file: ext.file, keyPath: categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions", category: id)
+    }
+
+    /// An extension claims a category with no template in the project or the repository.
+    static func missingTemplate(_ id: String, name: String, claimedBy ext: ContentExtension) -> Diagnostic {
+        Diagnostic(.error, code: .templateMissing, file: ext.file, keyPath: categoryKey, "claims category \"\(id)\" but there is no Templates/\(name) in the project or the repository", category: id)
     }
 
     /// A payload's `aps.category` that neither categories.json nor an extension knows: no
@@ -145,7 +153,7 @@ public struct Validator {
     static func unknownCategory(_ id: String?, file: String, in config: ContentConfiguration) -> Diagnostic? {
         guard let id, config.category(id) == nil, config.contentExtension(for: id) == nil else { return nil }
         let near = (config.categories.map(\.identifier) + config.extensions.flatMap(\.categories)).first { $0.lowercased() == id.lowercased() }
-        return Diagnostic(.warning, code: "category.unknown", file: file, keyPath: "aps.category", "\"\(id)\" is not a category of this project"
+        return Diagnostic(.warning, code: .categoryUnknown, file: file, keyPath: "aps.category", "\"\(id)\" is not a category of this project"
                           + (near.map { " (category identifiers are case-sensitive: did you mean \"\($0)\"?)" } ?? "") + "; no actions are shown")
     }
 
@@ -154,7 +162,7 @@ public struct Validator {
     func checkTemplate(_ file: URL, category: String, project: Project?) -> [Diagnostic] {
         let data: [UInt8]
         do { data = try Project.read(file, in: project, limit: 4 << 20) } catch {
-            return [Diagnostic(.error, code: "path", file: file.path, error.isMissing ? "no such file" : error.why)]
+            return [Diagnostic(.error, code: .path, file: file.path, error.isMissing ? "no such file" : error.why)]
         }
         Activity.now("checking the template \(file.path)")
         let stage = project.map { ContentStage(project: $0.files, templates: templates) } ?? ContentStage(templateFolders: [try? ConfinedFolder(trusted: templates)].compactMap { $0 })
@@ -164,10 +172,10 @@ public struct Validator {
         do {
             chrome = try ChromeMetrics.load(templates: templates)
             guard let d = try DeviceProfile.catalog(templates: templates).first(where: { $0.id == DeviceProfile.standardID }) else {
-                return [Diagnostic(.error, code: "devices", file: "Templates/system/devices.json", "has no \(DeviceProfile.standardID) profile")]
+                return [Diagnostic(.error, code: .devices, file: "Templates/system/devices.json", "has no \(DeviceProfile.standardID) profile")]
             }
             device = d
-        } catch { return [Diagnostic(located: error.description, severity: .error, code: "devices")] }
+        } catch { return [Diagnostic(located: error.description, severity: .error, code: .devices)] }
         var findings: [Diagnostic] = []
         // The faces measure ch and ex, as rendering does (without them those lengths are warned about).
         let fonts = self.fonts.system
@@ -178,7 +186,7 @@ public struct Validator {
                 let composition = try stage.compose(.expanded, context: context, customView: .init(source: String(decoding: data, as: UTF8.self), file: file.path)) { Sanitizer.localURL($0) }
                 let (_, styleWarnings) = StyleResolver(sheets: composition.sheets, appearance: appearance).resolve(composition.document.body, file: composition.document.file, fonts: fonts)
                 // Placeholder data lacks a payload's own keys: that is no finding about the template.
-                findings += (composition.warnings + styleWarnings).filter { $0.file == file.path && !$0.message.hasSuffix(ContentStage.missingKeyNote) }
+                findings += (composition.warnings + styleWarnings).filter { $0.file == file.path && $0.code != .templateMissingKey }
                     .map { var d = $0.diagnostic; d.category = category; return d }
             } catch {
                 findings.append(error.asDiagnostic)

@@ -28,7 +28,7 @@ struct XcodeReading: Codable, Sendable {
     init(_ path: URL, settingsFile: String) throws(ProjectError) {
         Activity.now("reading the Xcode project \(path.path)")
         let app: XcodeApp
-        do { app = try XcodeApp(path: path) } catch { throw ProjectError(Diagnostic(.error, code: "xcode", file: settingsFile, keyPath: "xcode", error.description)) }
+        do { app = try XcodeApp(path: path) } catch { throw ProjectError(Diagnostic(.error, code: .xcode, file: settingsFile, keyPath: "xcode", error.description)) }
         problems = app.problems
         displayName = app.displayName
         bundleID = app.bundleID

@@ -1,3 +1,4 @@
+import Diagnostics
 import Payload
 
 /// What the service stage hands to the content stage: the content iOS would display.
@@ -112,8 +113,8 @@ public struct ServiceTrace: Sendable, Equatable {
 
     /// Each step that fell back (a failed decrypt or download, a missing translation, no
     /// enrichment record, the time budget), as a warning every mock-up of the notification shows.
-    public var fallbacks: [String] {
+    public var fallbacks: [Diagnostic] {
         steps.filter { !Self.fineOutcomes.contains($0.outcome) }
-            .map { "service stage, \($0.step): \($0.outcome)\($0.message.isEmpty ? "" : ": " + $0.message)" }
+            .map { Diagnostic(.warning, code: .service, "service stage, \($0.step): \($0.outcome)\($0.message.isEmpty ? "" : ": " + $0.message)") }
     }
 }

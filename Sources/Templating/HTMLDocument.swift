@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// A template's HTML after parsing: plain values, no libxml2 pointers.
 public struct Element: Sendable, Equatable {
     public var tag: String
@@ -51,7 +53,11 @@ public struct TemplateWarning: Sendable, Equatable, Codable, CustomStringConvert
     public var file: String
     public var line: Int
     public var message: String
-    public init(file: String, line: Int, message: String) { self.file = file; self.line = line; self.message = message }
+    /// Its kind; a template's own (`template`) unless said.
+    public var code: Diagnostic.Code
+    public init(file: String, line: Int, message: String, code: Diagnostic.Code = .template) {
+        self.file = file; self.line = line; self.message = message; self.code = code
+    }
     public var description: String { "\(file):\(line): \(message)" }
 }
 

@@ -3,17 +3,17 @@ import Diagnostics
 // This module's errors as findings, with the position each knows.
 
 extension YAMLError: DiagnosticConvertible {
-    public var diagnostic: Diagnostic { Diagnostic(.error, code: "yaml", file: file, line: line, column: column, message) }
+    public var diagnostic: Diagnostic { Diagnostic(.error, code: .yaml, file: file, line: line, column: column, message) }
 }
 
 extension XcodeProject.ReadError: DiagnosticConvertible {
-    public var diagnostic: Diagnostic { Diagnostic(located: description, severity: .error, code: "xcode") }
+    public var diagnostic: Diagnostic { Diagnostic(located: description, severity: .error, code: .xcode) }
 }
 
 extension Diagnostic {
     /// A finding the Xcode reader wrote as text, `FILE[:LINE[:COLUMN]]: message` (the compiler's
     /// form, which its readers of five formats share), with the position taken apart again.
-    public init(located text: String, severity: Severity = .warning, code: String = "xcode") {
+    public init(located text: String, severity: Severity = .warning, code: Code = .xcode) {
         let parts = text.split(separator: ": ", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].hasPrefix("/") || parts[0].contains("."), !parts[0].contains(" ") else {
             self.init(severity, code: code, text); return

@@ -80,7 +80,7 @@ struct BudgetTests {
         let r = try runProcess(pushpreviewBinary, ["gallery", project.path, "--out", out.path, "--device", "iphone-17", "--appearance", "light", "--locale", "en", "--timeout", "30"])
         #expect(!r.stderr.contains("took longer than 30 s"), "\(r.stderr)")
         let report = try GalleryReport.read(in: ConfinedFolder(trusted: out, links: .refused))
-        #expect((report.projectDiagnostics ?? []).contains { $0.code == "template.count" && $0.message.contains("the first \(256) are checked") })
+        #expect((report.projectDiagnostics ?? []).contains { $0.code == .templateCount && $0.message.contains("the first \(256) are checked") })
     }
 
     /// Problem 15: Ctrl-C during `diff --base` left a worker's temporary folder: the gallery runs

@@ -28,22 +28,22 @@ struct FindingsAgreementTests {
         let projectFindings = report.projectDiagnostics ?? []
         #expect(Set(projectFindings).isSubset(of: said), "gallery says \(Set(projectFindings).subtracting(said)) that validate does not", sourceLocation: sourceLocation)
         #expect(report.projectIssues == projectFindings.map(\.printed), sourceLocation: sourceLocation)
-        let texts = Set(validate.flatMap { [$0.description, $0.printed] })
+        // The same finding: its kind, place and words (validate adds the category it checked the template for).
+        let saidAnywhere = Set(validate.map { "\($0.code) \($0)" })
         for input in report.inputs {
             for mockup in input.mockups {
-                let ownRun = Set(mockup.service.steps.compactMap(\.message))
-                for warning in mockup.warnings where !texts.contains(warning) && !ownRun.contains(where: { warning.contains($0) || $0.contains(warning) }) {
-                    #expect(Self.payloadOwn(warning, payload: input.payload), "\(input.payload) \(mockup.device) \(mockup.locale ?? "-") \(mockup.view): \"\(warning)\" is not among validate's findings", sourceLocation: sourceLocation)
+                for finding in mockup.findings where !saidAnywhere.contains("\(finding.code) \(finding)") {
+                    #expect(Self.payloadOwn(finding, payload: input.payload), "\(input.payload) \(mockup.device) \(mockup.locale ?? "-") \(mockup.view): \"\(finding)\" (\(finding.code)) is not among validate's findings", sourceLocation: sourceLocation)
                 }
             }
         }
     }
 
-    /// What only drawing one payload can know: the data it lacks for its template, its own
-    /// service steps (a download, a translation of its loc-keys), the system words of its locale.
-    static func payloadOwn(_ warning: String, payload: String) -> Bool {
-        warning.contains(payload) || warning.contains(ContentStage.missingKeyNote) || warning.contains(" pt tall; iOS shows ") || warning.hasPrefix("PushPreview has no ")
-            || warning.contains("no translation for") && !warning.hasPrefix("action ")
+    /// What only drawing one payload can know: its own findings, the data it lacks for its
+    /// template, how tall its view is drawn, its service steps (a download, a translation of its
+    /// loc-keys), the system words of its locale.
+    static func payloadOwn(_ finding: Diagnostic, payload: String) -> Bool {
+        finding.file.hasSuffix(payload) || [.templateMissingKey, .clipped, .service, .systemStrings].contains(finding.code)
     }
 
     @Test func examples() throws {
@@ -76,9 +76,9 @@ struct FindingsAgreementTests {
         try FileManager.default.removeItem(at: repo.root.appendingPathComponent("App/Assets.xcassets/AppIcon.appiconset"))
         try repo.write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj", "locales": ["en", "nl", "de"]}"#)
         let (validate, report) = try Self.both(repo.project)
-        let icon = try #require(validate.first { $0.code == "icon.placeholder" }, "\(validate)")
+        let icon = try #require(validate.first { $0.code == .iconPlaceholder }, "\(validate)")
         #expect(icon.severity == .warning && icon.message.hasSuffix("drawing the placeholder"))
-        let untranslated = validate.filter { $0.code == "strings.untranslated" && $0.locale == "de" }
+        let untranslated = validate.filter { $0.code == .stringsUntranslated && $0.locale == "de" }
         #expect(!untranslated.isEmpty && untranslated.contains { $0.category == "STORM_WARNING" }, "\(untranslated)")
         let stormUntranslated = untranslated.filter { $0.category == "STORM_WARNING" }
         let storm = try #require(report.inputs.first { $0.payload.hasSuffix("storm.apns") })
@@ -89,6 +89,6 @@ struct FindingsAgreementTests {
 
         try repo.write("pushpreview.json", #"{"xcode": "../Lighthouse.xcodeproj", "appIcon": "../../elsewhere.png"}"#)
         let outside = try Self.both(repo.project).validate
-        #expect(outside.contains { $0.code == "icon.placeholder" && $0.keyPath == "appIcon" && $0.file.hasSuffix("pushpreview.json") }, "\(outside)")
+        #expect(outside.contains { $0.code == .iconPlaceholder && $0.keyPath == "appIcon" && $0.file.hasSuffix("pushpreview.json") }, "\(outside)")
     }
 }

@@ -37,7 +37,7 @@ struct IconComposerProjectTests {
         let project = try Project(folder: repo.project)
         let icon = try #require(project.appIcon)
         #expect(icon.light.path.hasSuffix("App/AppIcon.icon/icon.json") && icon.composed.keys.sorted { $0.rawValue < $1.rawValue } == [.dark, .light])
-        #expect(project.appIconProblem?.code == "icon" && project.appIconProblem?.description.contains("groups[0]: specular, shadow not drawn") == true && project.appIconProblem?.description.contains("placeholder") == false, "\(String(describing: project.appIconProblem))")
+        #expect(project.appIconProblem?.code == .icon && project.appIconProblem?.description.contains("groups[0]: specular, shadow not drawn") == true && project.appIconProblem?.description.contains("placeholder") == false, "\(String(describing: project.appIconProblem))")
         #expect(project.xcodeInputs.map(\.lastPathComponent).filter { ["icon.json", "Band.png", "Lamp.svg"].contains($0) }.sorted() == ["Band.png", "Lamp.svg", "icon.json"])
         let plan = try ProjectInit(path: repo.root.appendingPathComponent("Lighthouse.xcodeproj"), folder: repo.root.appendingPathComponent("out"))
         #expect(plan.found.contains("app icon: App/AppIcon.icon (Icon Composer, 2 layers)"), "\(plan.found)")

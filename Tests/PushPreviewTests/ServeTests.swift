@@ -331,7 +331,7 @@ import Testing
         let project = try Project(folder: examples)
         let templates = repositoryRoot.appendingPathComponent("Templates")
         func input(_ payload: String, template: String?) -> GalleryReport.Input {
-            var m = MockupResult(payload: payload, device: "iphone-17", appearance: "light", locale: nil, view: "expanded", outputs: [], warnings: [], errors: [], service: .none)
+            var m = MockupResult(payload: payload, device: "iphone-17", appearance: "light")
             m.content = template.map { ContentReport(category: nil, customViewHeight: 0, clippedBy: 0, template: $0) }
             return GalleryReport.Input(payload: payload, category: nil, outcome: "rendered", key: "", mockups: [m])
         }

@@ -97,11 +97,11 @@ struct TableFormTests {
         settings.enrich = [.init(key: "room_id", data: "app-group/rooms.json", set: [("title", "{{name}}"), ("badge", "{{count}}"), ("aps", "x")])]
         let n = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "badge": 1}, "room_id": "!room"}"#, settings: settings)
         #expect(n.title == "Crew" && n.badge == 3)
-        #expect(n.trace.fallbacks.contains { $0.contains("set.aps") && $0.contains("not a field an extension can change") }, "\(n.trace.steps)")
+        #expect(n.trace.fallbacks.map(\.message).contains { $0.contains("set.aps") && $0.contains("not a field an extension can change") }, "\(n.trace.steps)")
         #expect(!n.userInfo.contains { $0.key == "badge" || $0.key == "aps" })
         let bad = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "badge": 1}, "room_id": "!bad"}"#, settings: settings)
         #expect(bad.title == "Bad" && bad.badge == 1)
-        #expect(bad.trace.fallbacks.contains { $0.contains("set.badge") && $0.contains("not a whole number") }, "\(bad.trace.steps)")
+        #expect(bad.trace.fallbacks.map(\.message).contains { $0.contains("set.badge") && $0.contains("not a whole number") }, "\(bad.trace.steps)")
     }
 }
 
@@ -124,6 +124,6 @@ struct LocaleMatchingTests {
         #expect(Localizer(projectFolder: p.folder, locale: "zh-CN").resolve(key: "A", args: []).source == "zh_Hans.lproj/Localizable")
         #expect(Localizer(projectFolder: p.folder, locale: "tr").problems.contains { $0.contains("no strings for tr") })
         let n = try p.run(#"{"aps": {"alert": {"title-loc-key": "B", "loc-key": "A"}, "mutable-content": 1}}"#, locale: "de")
-        #expect(n.trace.fallbacks.contains { $0.contains("fell back") && $0.contains("\"B\"") }, "\(n.trace.fallbacks)")
+        #expect(n.trace.fallbacks.map(\.message).contains { $0.contains("fell back") && $0.contains("\"B\"") }, "\(n.trace.fallbacks)")
     }
 }

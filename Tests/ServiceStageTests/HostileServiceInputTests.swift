@@ -58,8 +58,8 @@ struct HostileServiceInputTests {
         #expect(localizer.problems.contains { $0.contains("strings.W") && $0.contains("width") }, "\(localizer.problems)")
         let n = try p.run(#"{"aps": {"alert": {"title-loc-key": "A", "loc-key": "MISSING"}, "mutable-content": 1}}"#)
         #expect(n.title == "Alpha")
-        #expect(n.trace.fallbacks.contains { $0.contains("MISSING") }, "\(n.trace.fallbacks)")
-        #expect(n.trace.fallbacks.contains { $0.contains("width") }, "\(n.trace.fallbacks)")
+        #expect(n.trace.fallbacks.map(\.message).contains { $0.contains("MISSING") }, "\(n.trace.fallbacks)")
+        #expect(n.trace.fallbacks.map(\.message).contains { $0.contains("width") }, "\(n.trace.fallbacks)")
     }
 
     /// decrypt.keys and enrich.data that climb out of the project, relative or absolute, are not
@@ -80,7 +80,7 @@ struct HostileServiceInputTests {
             var settings = ServiceSettings()
             settings.enrich = [.init(key: "sender", data: data, set: [("title", "{{name}}")])]
             let n = try p.run(#"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "sender": "ann"}"#, settings: settings)
-            #expect(n.title == "T" && n.trace.fallbacks.contains { $0.contains("outside the project") }, "\(n.title) \(n.trace.steps)")
+            #expect(n.title == "T" && n.trace.fallbacks.map(\.message).contains { $0.contains("outside the project") }, "\(n.title) \(n.trace.steps)")
         }
     }
 
@@ -101,7 +101,7 @@ struct HostileServiceInputTests {
         try FileManager.default.createSymbolicLink(at: q.folder.appendingPathComponent("app-group/cache"), withDestinationURL: outside.folder)
         try q.write("media/photo.jpg", testJPEG)
         let n = try q.run(#"{"aps": {"alert": "a", "mutable-content": 1}, "image-url": "data:image/jpeg;base64,\#(Data(testJPEG).base64EncodedString())"}"#)
-        #expect(n.attachments.isEmpty && n.trace.fallbacks.contains { $0.contains("outside the project") }, "\(n.trace.steps)")
+        #expect(n.attachments.isEmpty && n.trace.fallbacks.map(\.message).contains { $0.contains("outside the project") }, "\(n.trace.steps)")
         #expect(!FileManager.default.fileExists(atPath: outside.folder.appendingPathComponent("objects").path), "wrote through the symlink")
     }
 }

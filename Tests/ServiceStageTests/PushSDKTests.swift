@@ -72,7 +72,7 @@ struct PushSDKTests {
     @Test func withoutTheSDKTheSameValueIsSaidNotDrawn() throws {
         let note = try project.run(payload(#""rich-media": "\#(server.base)/files/photo", "rich-media-type": "jpg""#))
         #expect(note.attachments.isEmpty)
-        #expect(note.trace.fallbacks.contains { $0.contains("rich-media: \(server.base)/files/photo looks like media") }, "\(note.trace.fallbacks)")
+        #expect(note.trace.fallbacks.map(\.message).contains { $0.contains("rich-media: \(server.base)/files/photo looks like media") }, "\(note.trace.fallbacks)")
     }
 
     @Test func aPathTheMediaRootsHoldWithoutAnExtensionIsTypedByItsBytes() throws {
@@ -136,6 +136,6 @@ struct PushSDKTests {
         let plain = try project.run(payload(#""rich-media-type": "jpg""#), settings: try settings("klaviyo"))
         #expect(!plain.trace.steps.contains { $0.outcome == "not drawn" })
         let badge = try project.run(payload(#""badge_config": "increment_one""#), settings: try settings("klaviyo"))
-        #expect(badge.trace.fallbacks.contains { $0.contains("badge: ") && $0.contains("as Klaviyo does (") }, "\(badge.trace.fallbacks)")
+        #expect(badge.trace.fallbacks.map(\.message).contains { $0.contains("badge: ") && $0.contains("as Klaviyo does (") }, "\(badge.trace.fallbacks)")
     }
 }

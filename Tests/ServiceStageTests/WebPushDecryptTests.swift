@@ -137,7 +137,7 @@ struct WebPushDecryptTests {
             #expect(note.trace.level == .original, "\(name): \(note.trace.level)")
             let step = try #require(note.trace.steps.first { $0.step == "decrypt" }, "\(name)")
             #expect(step.outcome == "failed" && step.message.hasPrefix(words), "\(name): \(step.message)")
-            #expect(note.trace.fallbacks.contains { $0.hasPrefix("service stage, decrypt: failed: \(words)") }, "\(name): \(note.trace.fallbacks)")
+            #expect(note.trace.fallbacks.map(\.message).contains { $0.hasPrefix("service stage, decrypt: failed: \(words)") }, "\(name): \(note.trace.fallbacks)")
         }
     }
 

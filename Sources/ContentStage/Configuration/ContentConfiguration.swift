@@ -61,7 +61,7 @@ public struct ContentConfiguration: Sendable {
             guard var ext = found else { continue }
             ext.categories = ext.categories.filter { category in
                 if let first = owner[category] {
-                    issues.append(Diagnostic(.error, file: ext.file, keyPath: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
+                    issues.append(Diagnostic(.error, code: .extensionInfo, file: ext.file, keyPath: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
                                               "\"\(category)\" is already claimed by \(first); each category belongs to one extension"))
                     return false
                 }
@@ -80,7 +80,7 @@ public struct ContentConfiguration: Sendable {
         // The title such a view controller sets is code we cannot run: said on its mock-ups.
         for ext in extensions where ext.overridesDefaultTitle {
             for id in ext.categories where viewSettings[id]?.title == nil {
-                issues.append(Diagnostic(.warning, code: "category.title", file: ext.file, keyPath: "NSExtension.NSExtensionAttributes.UNNotificationExtensionOverridesDefaultTitle",
+                issues.append(Diagnostic(.warning, code: .categoryTitle, file: ext.file, keyPath: "NSExtension.NSExtensionAttributes.UNNotificationExtensionOverridesDefaultTitle",
                                          "YES but pushpreview.json sets no categories.\(id).title; the header shows the app name", category: id))
             }
         }
@@ -100,15 +100,15 @@ public struct ContentConfiguration: Sendable {
     private mutating func readViewSettings(_ json: JSONValue, file: String) {
         guard let value = json["categories"] else { return }
         guard case .object(let members) = value else {
-            issues.append(Diagnostic(.error, file: file, keyPath: "categories", "expected an object: category id → view settings"))
+            issues.append(Diagnostic(.error, code: .categories, file: file, keyPath: "categories", "expected an object: category id → view settings"))
             return
         }
         for (id, entry) in members {
             let at = "categories.\(id)"
             let first = issues.count
             defer { for j in first..<issues.count { issues[j].category = id } }
-            func issue(_ key: String, _ m: String) { issues.append(Diagnostic(.error, file: file, keyPath: "\(at).\(key)", m)) }
-            guard case .object(let keys) = entry else { issues.append(Diagnostic(.error, file: file, keyPath: at, "expected an object")); continue }
+            func issue(_ key: String, _ m: String) { issues.append(Diagnostic(.error, code: .categories, file: file, keyPath: "\(at).\(key)", m)) }
+            guard case .object(let keys) = entry else { issues.append(Diagnostic(.error, code: .categories, file: file, keyPath: at, "expected an object")); continue }
             var s = CategoryViewSettings()
             for (key, v) in keys {
                 switch key {
@@ -139,11 +139,11 @@ public struct ContentConfiguration: Sendable {
                     }
                     if case .object = v {} else { issue(key, "expected an object: field → the payload's name for it") }
                 default:
-                    issues.append(Diagnostic(.warning, file: file, keyPath: "\(at).\(key)", "unknown key, ignored"))
+                    issues.append(Diagnostic(.warning, code: .categories, file: file, keyPath: "\(at).\(key)", "unknown key, ignored"))
                 }
             }
             if s.mediaPlayPauseButtonType != .none && s.mediaPlayPauseButtonFrame == nil {
-                issues.append(Diagnostic(.warning, file: file, keyPath: at, "mediaPlayPauseButtonType without mediaPlayPauseButtonFrame: iOS draws no button"))
+                issues.append(Diagnostic(.warning, code: .categories, file: file, keyPath: at, "mediaPlayPauseButtonType without mediaPlayPauseButtonFrame: iOS draws no button"))
             }
             viewSettings[id] = s
         }

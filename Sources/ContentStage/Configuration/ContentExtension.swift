@@ -27,8 +27,8 @@ public struct ContentExtension: Sendable, Equatable {
         let file = url.path
         let data: [UInt8]
         do { data = try folder.read(url, limit: 1 << 20) } catch {
-            if case .tooLarge(let size, _) = error.reason { return (nil, [Diagnostic(.error, file: file, "\(size) bytes; an Info.plist over 1 MB is not read")]) }
-            return (nil, [Diagnostic(.error, file: file, error.isMissing ? "no such file" : error.why)])
+            if case .tooLarge(let size, _) = error.reason { return (nil, [Diagnostic(.error, code: .path, file: file, "\(size) bytes; an Info.plist over 1 MB is not read")]) }
+            return (nil, [Diagnostic(.error, code: .path, file: file, error.isMissing ? "no such file" : error.why)])
         }
         let plist: Any
         do { plist = try PropertyList.read(data, file: file) } catch {
@@ -42,16 +42,16 @@ public struct ContentExtension: Sendable, Equatable {
     /// The same, for an Info.plist already read (`file` names it in the issues).
     public static func read(root plist: Any, file: String, servicesAllowed: Bool) -> (ContentExtension?, [Diagnostic]) {
         var issues: [Diagnostic] = []
-        func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: key, m)) }
+        func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, code: .extensionInfo, file: file, keyPath: key, m)) }
         guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
-            return (nil, [Diagnostic(.error, file: file, keyPath: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
+            return (nil, [Diagnostic(.error, code: .extensionInfo, file: file, keyPath: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
         }
         let point = ext["NSExtensionPointIdentifier"] as? String
         switch point {
         case Self.pointIdentifier: break
         case Self.servicePointIdentifier:
             if servicesAllowed { return (nil, []) }
-            return (nil, [Diagnostic(.error, file: file, keyPath: "NSExtension.NSExtensionPointIdentifier",
+            return (nil, [Diagnostic(.error, code: .extensionInfo, file: file, keyPath: "NSExtension.NSExtensionPointIdentifier",
                                       "this is a Notification Service Extension's Info.plist (\(Self.servicePointIdentifier)) where the content extension's belongs; put the content extension's here (the service stage needs no Info.plist) or move this one to Extensions/NAME/Info.plist")])
         case "com.apple.usernotifications.content":
             issue(.warning, "NSExtension.NSExtensionPointIdentifier",

@@ -58,15 +58,15 @@ public struct NotificationCategory: Sendable, Equatable {
         let file = url.path
         let data: [UInt8]
         do { data = try folder.read(url, limit: 1 << 20) } catch {
-            if case .tooLarge(let size, _) = error.reason { return ([], [Diagnostic(.error, file: file, "\(size) bytes; over the 1 MB limit")]) }
-            return ([], [Diagnostic(.error, file: file, error.isMissing ? "no such file" : error.why)])
+            if case .tooLarge(let size, _) = error.reason { return ([], [Diagnostic(.error, code: .path, file: file, "\(size) bytes; over the 1 MB limit")]) }
+            return ([], [Diagnostic(.error, code: .path, file: file, error.isMissing ? "no such file" : error.why)])
         }
         let json: JSONValue
         do { json = try JSONParser.parse(data, file: file) } catch {
             return ([], [error.diagnostic])
         }
         var issues: [Diagnostic] = []
-        func issue(_ s: Diagnostic.Severity, _ at: String, _ m: String) { issues.append(Diagnostic(s, file: file, keyPath: at, m)) }
+        func issue(_ s: Diagnostic.Severity, _ at: String, _ m: String) { issues.append(Diagnostic(s, code: .categories, file: file, keyPath: at, m)) }
         guard case .array(let items)? = json["categories"] else {
             issue(.error, "categories", json["categories"].map { "expected an array, got \($0.typeName)" } ?? "missing: the file is {\"categories\": [...]}")
             return ([], issues)

@@ -1,6 +1,7 @@
 import Checked
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Imaging
 import Rendering
@@ -45,7 +46,7 @@ final class MediaPreparation {
                 // A video shows its poster frame, and both show their duration.
                 let media = self.media(attachment, job: job)
                 duration = media.duration
-                if let problem = media.problem { result.warnings.append("\(attachment.path): \(problem)") }
+                if let problem = media.problem { result.findings.append(Diagnostic(.warning, code: .media, file: attachment.path, problem)) }
                 guard let poster = media.poster else { sources.append(.init(duration: duration)); continue }
                 src = "media/\(attachment.identifier)-poster@\(job.device.scale)x.png"
                 bytes = poster
@@ -62,11 +63,11 @@ final class MediaPreparation {
     /// The app icon for the appearance (a dark one where the icon set has it); nil, and said,
     /// when the placeholder is drawn.
     func appIcon(_ job: MockupRenderer.Job, result: inout MockupResult) -> String? {
-        if let problem = job.project.appIconProblem { result.warnings.append(problem.description) }
+        if let problem = job.project.appIconProblem { result.findings.append(problem) }
         guard let icon = job.project.appIcon else { return nil }
         let url = icon.file(for: job.appearance)
         guard let image = icon.image(for: job.appearance, in: job.project.inputs) else {
-            result.warnings.append("\(url.path): app icon not found; drawing the placeholder")
+            result.findings.append(Diagnostic(.warning, code: .iconPlaceholder, file: url.path, "app icon not found; drawing the placeholder"))
             return nil
         }
         let src = Self.appIconSource + image.extension
@@ -74,7 +75,7 @@ final class MediaPreparation {
             try images.register(src, bytes: image.bytes, fileName: src, identity: image.identity)
             return src
         } catch {
-            result.warnings.append("\(url.path): app icon not usable: \(error); drawing the placeholder")
+            result.findings.append(Diagnostic(.warning, code: .iconPlaceholder, file: url.path, "app icon not usable: \(error); drawing the placeholder"))
             return nil
         }
     }
@@ -89,7 +90,7 @@ final class MediaPreparation {
             try images.register(src, bytes: image.bytes, fileName: src, identity: image.path)
             return src
         } catch {
-            result.warnings.append("\(image.path): the \(c.groupImage != nil ? "group" : "sender")'s image is not usable: \(error); drawing the monogram")
+            result.findings.append(Diagnostic(.warning, code: .picture, file: image.path, "the \(c.groupImage != nil ? "group" : "sender")'s image is not usable: \(error); drawing the monogram"))
             return nil
         }
     }
@@ -133,7 +134,7 @@ final class MediaPreparation {
             try images.register(src, bytes: cropped, fileName: src, identity: key)
             return src
         } catch {
-            result.warnings.append("\(picture.path): the \(what) is not usable now: \(error); drawing \(what == "wallpaper" ? "PushPreview's own" : "the wallpaper")")
+            result.findings.append(Diagnostic(.warning, code: .picture, file: picture.path, "the \(what) is not usable now: \(error); drawing \(what == "wallpaper" ? "PushPreview's own" : "the wallpaper")"))
             return nil
         }
     }
@@ -180,7 +181,7 @@ final class MediaPreparation {
             try images.register(src, bytes: bytes, fileName: src, identity: key)
             return src
         } catch {
-            result.warnings.append("\(a.path): no thumbnail: \(error)")
+            result.findings.append(Diagnostic(.warning, code: .media, file: a.path, "no thumbnail: \(error)"))
             return nil
         }
     }

@@ -1,5 +1,6 @@
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Layout
 import Styling
@@ -22,10 +23,10 @@ extension MockupRenderer {
         for file in job.project.fonts {
             do {
                 if !fonts.addFace(try job.project.inputs.open(file), family: nil) {
-                    result.warnings.append("\(file.path): the app's font is not a font file fontconfig can read; text in it is drawn in Inter")
+                    result.findings.append(Diagnostic(.warning, code: .font, file: file.path, "the app's font is not a font file fontconfig can read; text in it is drawn in Inter"))
                 }
             } catch {
-                result.warnings.append("\(file.path): the app's font \(error.isMissing ? "does not exist" : error.why); text in it is drawn in Inter")
+                result.findings.append(Diagnostic(.warning, code: .font, file: file.path, "the app's font \(error.isMissing ? "does not exist" : error.why); text in it is drawn in Inter"))
             }
         }
     }
@@ -53,15 +54,15 @@ extension MockupRenderer {
                 result.content = ContentReport(category: context.notification.category, customViewHeight: shown,
                                                clippedBy: (context.customView.clippedBy * 100).rounded() / 100, template: templateFile)
                 if context.customView.clippedBy > 0 && view == .expanded {
-                    result.warnings.append("\((templateFile.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "custom view") is \(formatNumber(height)) pt tall; iOS shows \(formatNumber(shown)) pt on \(context.device.name) and clips \(formatNumber(context.customView.clippedBy)) pt")
+                    result.findings.append(Diagnostic(.warning, code: .clipped, file: templateFile ?? "", "\((templateFile.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "custom view") is \(formatNumber(height)) pt tall; iOS shows \(formatNumber(shown)) pt on \(context.device.name) and clips \(formatNumber(context.customView.clippedBy)) pt"))
                 }
             }
             // A key the template data lacks is said once per template and payload, not on every view.
-            result.warnings += laidOut.composition.warnings.map(\.description).filter { !$0.hasSuffix(ContentStage.missingKeyNote) || saidForPayload.insert($0).inserted }
+            result.findings += laidOut.composition.warnings.map(\.diagnostic).filter { $0.code != .templateMissingKey || saidForPayload.insert($0.description).inserted }
             activity?("painting \(subject)")
             try writer.write(laidOut, stem: job.stem(name), context: context, job: job, result: &result)
         } catch {
-            result.errors.append("\(error)")
+            result.findings.append(error.asDiagnostic)
         }
     }
 

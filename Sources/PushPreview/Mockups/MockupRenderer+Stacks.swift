@@ -1,5 +1,6 @@
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Payload
 import ServiceStage
@@ -27,22 +28,20 @@ extension MockupRenderer {
     /// member's mock-ups, for every device, appearance, locale and text size asked for.
     public func renderStack(members: [URL], project: Project, options: RenderOptions) -> [MockupResult] {
         guard let newest = members.last else { return [] }
-        let failure = { (message: String) in
-            [MockupResult(payload: newest.path, device: "", appearance: "", locale: nil, view: "stack", outputs: [], warnings: [], errors: [message], service: .none)]
-        }
+        let failure = { (finding: Diagnostic) in [MockupResult.failed(newest.path, view: "stack", [finding])] }
         saidForPayload = []
         var payloads: [Payload] = []
         for file in members {
             guard let data = try? Self.readPayload(file, project: project), let (payload, _) = try? PayloadParser.parse(data, file: file.path) else {
-                return failure("\(file.path): a member of the thread no longer parses")
+                return failure(Diagnostic(.error, code: .payload, file: file.path, "a member of the thread no longer parses"))
             }
             payloads.append(payload)
         }
         let top = payloads.last!, below = payloads.dropLast()
         let catalog: [DeviceProfile]
-        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(Diagnostic(.error, code: .devices, error.description)) }
         let output: ConfinedFolder
-        do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
+        do { output = try self.output(options) } catch { return failure(Diagnostic(.error, code: .path, file: error.fullPath, "\(error.why); nothing written")) }
         let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
         let stage = contentStage(for: project)
         let category = project.content.category(top.category)
@@ -59,9 +58,9 @@ extension MockupRenderer {
                 notifications[key] = service.run(top, locale: planned.language, device: planned.idiom)
             }
             let chrome: ChromeMetrics
-            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(error.description); continue }
+            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(Diagnostic(.error, code: .failure, error.description)); continue }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, chrome: chrome, variant: planned.variant,
-                          payloadFile: newest, options: options, output: output, warnings: notifications[key]!.trace.fallbacks)
+                          payloadFile: newest, options: options, output: output, findings: notifications[key]!.trace.fallbacks)
             results += renderStack(job, count: count, arguments: arguments, category: category, members: members.count)
         }
         return results

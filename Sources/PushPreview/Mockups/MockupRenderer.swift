@@ -81,29 +81,26 @@ public final class MockupRenderer {
 
     /// Renders one payload file in every requested variant. Never throws: a failure is a result with errors.
     public func render(payloadFile: URL, project: Project, options: RenderOptions) -> [MockupResult] {
-        let failure = { (message: String) in
-            [MockupResult(payload: payloadFile.path, device: "", appearance: "", locale: nil, view: "expanded",
-                          outputs: [], warnings: [], errors: [message], service: .none)]
-        }
+        let failure = { (finding: Diagnostic) in [MockupResult.failed(payloadFile.path, [finding])] }
         saidForPayload = []
         let data: [UInt8]
         do { data = try Self.readPayload(payloadFile, project: project) } catch {
-            return failure(error.isMissing ? "\(payloadFile.path): no such file (check the path)" : error.description)
+            return failure(Diagnostic(.error, code: .path, file: payloadFile.path, error.isMissing ? "no such file (check the path)" : error.why))
         }
         let payload: Payload, diagnostics: [Diagnostic]
         do { (payload, diagnostics) = try PayloadParser.parse(data, file: payloadFile.path) } catch {
-            return failure(error.description)
+            return [.failed(payloadFile.path, error.diagnostics)]
         }
         let catalog: [DeviceProfile]
-        do { catalog = try deviceProfiles(for: project) } catch { return failure(error.description) }
+        do { catalog = try deviceProfiles(for: project) } catch { return failure(Diagnostic(.error, code: .devices, error.description)) }
         let output: ConfinedFolder
-        do { output = try self.output(options) } catch { return failure("\(error.fullPath): \(error.why); nothing written") }
+        do { output = try self.output(options) } catch { return failure(Diagnostic(.error, code: .path, file: error.fullPath, "\(error.why); nothing written")) }
         let service = ServiceStage(folders: project.serviceFolders.budget(options.timeBudget), stringsFolders: project.stringsFolders)
         var notifications: [String: DeliveredNotification] = [:]
         let stage = contentStage(for: project)
         var results: [MockupResult] = []
         let plan = ViewPlan(payload: payload, project: project, options: options, catalog: catalog)
-        for id in plan.unknownDevices { results += failure("unknown device '\(id)'; known: \(catalog.map(\.id).joined(separator: ", "))") }
+        for id in plan.unknownDevices { results += failure(Diagnostic(.error, code: .devices, "unknown device '\(id)'; known: \(catalog.map(\.id).joined(separator: ", "))")) }
         for planned in plan.notifications {
             let key = "\(planned.language)|\(planned.idiom)"
             if notifications[key] == nil {
@@ -111,10 +108,10 @@ public final class MockupRenderer {
                 notifications[key] = service.run(payload, locale: planned.language, device: planned.idiom)
             }
             let chrome: ChromeMetrics
-            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(error.description); continue }
+            do { chrome = try self.chrome(planned.variant.ios) } catch { results += failure(Diagnostic(.error, code: .failure, error.description)); continue }
             let job = Job(notification: notifications[key]!, project: project, stage: stage, device: planned.device, chrome: chrome, variant: planned.variant,
                           payloadFile: payloadFile, options: options, output: output,
-                          warnings: diagnostics.map(\.description) + notifications[key]!.trace.fallbacks)
+                          findings: diagnostics + notifications[key]!.trace.fallbacks)
             results += render(job)
         }
         return results
@@ -142,7 +139,8 @@ public final class MockupRenderer {
         var options: RenderOptions
         /// The output folder, held open (`--out` and its subfolder).
         var output: ConfinedFolder
-        var warnings: [String]
+        /// The payload's and the service stage's findings, on every view.
+        var findings: [Diagnostic]
         var language: String { locale ?? "en" }
         /// The payload's folder beneath the output folder.
         var folderName: String { payloadFile.deletingPathExtension().lastPathComponent }
@@ -164,18 +162,18 @@ public final class MockupRenderer {
         let settings = n.category.flatMap { config.viewSettings[$0] } ?? CategoryViewSettings()
         // The project's own issues are said once per run (Project.issues); a mock-up carries those
         // about its category, with their severity.
-        base.warnings += config.issues.filter { $0.category != nil && $0.category == n.category }.map(\.printed)
-        if ext != nil, category == nil, let id = n.category {  // validate's finding about the extension, on its mock-ups
-            base.warnings.append(Diagnostic(.warning, file: ext!.file, keyPath: Validator.categoryKey, "claims category \"\(id)\", which categories.json does not define: it has no actions").description)
+        base.findings += config.issues.filter { $0.category != nil && $0.category == n.category }
+        if let ext, category == nil, let id = n.category {  // validate's finding about the extension, on its mock-ups
+            base.findings.append(Validator.undefinedCategory(id, claimedBy: ext))
         } else if n.registeredCategory == nil, let unknown = Validator.unknownCategory(n.category, file: job.payloadFile.path, in: config) {
-            base.warnings.append(unknown.description)
+            base.findings.append(unknown)
         }
         var customView: ContentStage.CustomView?
         var templateFile: String?
         do {
             (customView, templateFile) = try data.customView(job, ext: ext, category: category, result: &base)
         } catch {
-            base.errors.append("\(error)")
+            base.findings.append(error.asDiagnostic)
             return [base]
         }
         if let ext {
@@ -183,16 +181,16 @@ public final class MockupRenderer {
             if ext.overridesDefaultTitle {
                 if let title = settings.title {
                     do { context.customTitle = try MustacheTemplate(title, name: "pushpreview.json categories.\(n.category ?? "").title").render(context.value(icon: { _ in nil }, icons: [:]), html: false) }
-                    catch { base.warnings.append("\(error)") }
+                    catch { base.findings.append(error.asDiagnostic) }
                 }  // else: the configuration's issue, carried above
             }
         }
         let strings = data.localizer(job)
         // Only a content extension sets notificationActions (the validator says when none claims the category).
-        context.actions = Array(data.actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, warnings: &base.warnings).prefix(NotificationCategory.maxActions))
+        context.actions = Array(data.actions(n, category: category, settings: ext == nil ? CategoryViewSettings() : settings, findings: &base.findings).prefix(NotificationCategory.maxActions))
             .map { action in
                 let (shown, found) = ActionTexts.localized(action, strings, category: n.category)
-                base.warnings += found.map(\.description)
+                base.findings += found
                 return shown
             }
         if settings.mediaPlayPauseButtonType != .none, let frame = settings.mediaPlayPauseButtonFrame {
@@ -290,10 +288,10 @@ public final class MockupRenderer {
     func begin(_ job: Job, view: String) -> (MockupResult, TemplateContext?) {
         let n = job.notification
         var base = MockupResult(payload: job.payloadFile.path, device: job.device.id, appearance: job.appearance.rawValue, locale: job.locale,
-                                view: view, category: n.category, outputs: [], warnings: job.warnings, errors: [], service: ServiceReport(n.trace),
-                                textSize: job.textSize.rawValue, interruptionLevel: n.interruptionLevel.rawValue, threadId: n.threadId, ios: job.ios.rawValue,
-                                glass: job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil,
-                                accessibility: job.variant.accessibility == .standard ? nil : job.variant.accessibility.rawValue)
+                                view: view, category: n.category, findings: job.findings, service: ServiceReport(n.trace))
+        base.textSize = job.textSize.rawValue; base.interruptionLevel = n.interruptionLevel.rawValue; base.threadId = n.threadId; base.ios = job.ios.rawValue
+        base.glass = job.ios.has(.glassPlatter) ? job.variant.glass.rawValue : nil
+        base.accessibility = job.variant.accessibility == .standard ? nil : job.variant.accessibility.rawValue
         media.beginPage(job.project)
         loadAppFonts(job, result: &base)
         base.systemFont = fonts.systemFace.name
@@ -307,7 +305,7 @@ public final class MockupRenderer {
             context.systemFace = fonts.systemFace
             return (base, context)
         } catch {
-            base.errors.append("\(error)")
+            base.findings.append(error.asDiagnostic)
             return (base, nil)
         }
     }

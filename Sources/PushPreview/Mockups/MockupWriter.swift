@@ -1,6 +1,7 @@
 import Checked
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Imaging
 import Rendering
@@ -25,15 +26,15 @@ final class MockupWriter {
     func write(_ view: MockupRenderer.LaidOut, stem: String, context: TemplateContext, job: MockupRenderer.Job, result: inout MockupResult) throws {
         let scene = view.scene, composition = view.composition
         for src in images.missing.sorted() {
-            result.warnings.append("image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image")
+            result.findings.append(Diagnostic(.warning, code: .media, "image \(src.prefix(80)): not an attachment, not found in \(job.project.service.mediaRoots.joined(separator: ", ")), or not a readable image"))
         }
         for family in scene.unknownFamilies {
-            result.warnings.append("font-family \(family.replacingOccurrences(of: ",", with: ", ")): no loaded font provides it; drawn in Inter (add the app's fonts: UIAppFonts in its Xcode project, \"fonts\" in pushpreview.json, or --font-dir)")
+            result.findings.append(Diagnostic(.warning, code: .font, "font-family \(family.replacingOccurrences(of: ",", with: ", ")): no loaded font provides it; drawn in Inter (add the app's fonts: UIAppFonts in its Xcode project, \"fonts\" in pushpreview.json, or --font-dir)"))
         }
         if scene.truncatedParagraphs > 0 {
-            result.warnings.append("a paragraph is longer than \(Paragraph.maxCharacters) characters; only its first \(Paragraph.maxCharacters) are laid out")
+            result.findings.append(Diagnostic(.warning, code: .text, "a paragraph is longer than \(Paragraph.maxCharacters) characters; only its first \(Paragraph.maxCharacters) are laid out"))
         }
-        if scene.missingGlyphs > 0 { result.warnings.append("\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes") }
+        if scene.missingGlyphs > 0 { result.findings.append(Diagnostic(.warning, code: .text, "\(scene.missingGlyphs) character(s) have no glyph in the fonts and show as boxes")) }
         let background = view.styled.style.backgroundColor.a > 0 ? view.styled.style.backgroundColor : .white
         let options = job.options, output = job.output, folder = job.folderName
         func write(_ bytes: [UInt8], _ name: String) throws {
@@ -43,7 +44,7 @@ final class MockupWriter {
         if options.formats.contains("png") {
             let painted = try PNGPainter(fonts: fonts, images: images, scale: job.device.scale)
                 .paintPNG(scene, background: background, compressionLevel: options.pngCompressionLevel, filters: options.pngFilters)
-            result.warnings += painted.warnings
+            result.findings += painted.warnings.map { Diagnostic(.warning, code: .media, $0) }
             try write(painted.png, stem + ".png")
         }
         if options.formats.contains("html") {

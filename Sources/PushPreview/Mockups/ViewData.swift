@@ -1,5 +1,6 @@
 import ConfinedFiles
 import ContentStage
+import Diagnostics
 import Foundation
 import Payload
 import ServiceStage
@@ -56,8 +57,7 @@ struct ViewData {
         let strings = Localizer.shared(folders: systemStrings, locale: job.language)
         let found = strings.resolve(key: key, args: args)
         if found.fellBack || found.source == nil {
-            let note = "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\""
-            if !result.warnings.contains(note) { result.warnings.append(note) }
+            result.say(Diagnostic(.warning, code: .systemStrings, "PushPreview has no \(job.language) words for the system's \"\(key)\"; drawn as \"\(found.text)\"", locale: job.language))
         }
         return found.text
     }
@@ -65,24 +65,26 @@ struct ViewData {
     /// The category's actions, or those the payload brings (`actionsFrom`): an extension that sets
     /// `notificationActions` replaces the category's. Each problem is said; an entry without an
     /// identifier or title is left out.
-    func actions(_ n: DeliveredNotification, category: NotificationCategory?, settings: CategoryViewSettings, warnings: inout [String]) -> [NotificationAction] {
+    func actions(_ n: DeliveredNotification, category: NotificationCategory?, settings: CategoryViewSettings, findings: inout [Diagnostic]) -> [NotificationAction] {
         guard let path = settings.actionsFrom else { return category?.actions ?? [] }
-        let at = "pushpreview.json categories.\(n.category ?? "").actionsFrom \(path)"
+        func warn(_ message: String) {
+            findings.append(Diagnostic(.warning, code: .actions, file: Project.settingsFile, keyPath: "categories.\(n.category ?? "").actionsFrom", "\(path): \(message)"))
+        }
         switch KeyPath(path).lookup(in: JSONValue.object(n.userInfo)) {
         case .missing:
-            warnings.append("\(at): the payload has no \(path); the category's actions are shown")
+            warn("the payload has no \(path); the category's actions are shown")
             return category?.actions ?? []
         case .wrongType(let where_, let found):
-            warnings.append("\(at): \(where_) is \(found); the category's actions are shown")
+            warn("\(where_) is \(found); the category's actions are shown")
             return category?.actions ?? []
         case .found(let value):
             guard case .array(let items)? = value as? JSONValue else {
-                warnings.append("\(at): expected an array of actions, got \(KeyPath.typeName(value)); the category's actions are shown")
+                warn("expected an array of actions, got \(KeyPath.typeName(value)); the category's actions are shown")
                 return category?.actions ?? []
             }
             return items.enumerated().compactMap { i, item in
                 NotificationAction.read(item, at: "\(path)[\(i)]", names: settings.actionFields) { severity, place, message in
-                    warnings.append("payload \(place): \(message)")
+                    findings.append(Diagnostic(.warning, code: .actions, keyPath: place, "in the payload: \(message)"))
                 }
             }
         }
@@ -110,7 +112,9 @@ struct ViewData {
                 return (.init(source: String(decoding: data, as: UTF8.self), file: file.path), index == 0 ? "Templates/\(name)" : name)
             }
         }
-        result.warnings.append("\(ext.file) claims category \"\(id)\" but there is no Templates/\(name); drawing the system's default expanded look")
+        var missing = Validator.missingTemplate(id, name: name, claimedBy: ext)
+        missing.severity = .warning; missing.message += "; drawing the system's default expanded look"
+        result.findings.append(missing)
         return (nil, nil)
     }
 
@@ -153,7 +157,7 @@ struct ViewData {
         let args = ["\(count)", arguments.joined(separator: ", ")]
         guard let format = category?.categorySummaryFormat else { return systemString("%u more notifications", args: args, job: job, result: &result) }
         if let found = localizer(job).find(key: format, args: args) {
-            if found.fellBack { result.warnings += found.warnings.prefix(1).map { "categorySummaryFormat: \($0)" } }
+            if found.fellBack { result.findings += found.warnings.prefix(1).map { Diagnostic(.warning, code: .strings, keyPath: "categorySummaryFormat", $0, category: category?.identifier) } }
             return found.text
         }
         return Localizer.format(format, args).text

@@ -86,7 +86,7 @@ public final class LiveGallery: @unchecked Sendable {
         let (project, findings) = try Project.read(folder: setup.folder, templates: setup.templates, workers: setup.workers)
         shared = Mutex(Shared(project: project, findings: findings))
         do { out = try ConfinedFolder(trusted: setup.options.outputFolder, links: .refused, create: true) } catch {
-            throw ProjectError(Diagnostic(.error, code: "path", file: error.fullPath, error.why))
+            throw ProjectError(Diagnostic(.error, code: .path, file: error.fullPath, error.why))
         }
         slots = (0..<max(1, setup.jobs)).map { _ in RenderSlot(plan: setup.workers, templates: setup.templates, fonts: setup.fonts) }
     }
@@ -394,12 +394,13 @@ extension LiveGallery.Shared {
         guard var shown = report else { return nil }
         for (i, input) in shown.inputs.enumerated() where input.outcome == "failed" {
             guard let good = lastGood[input.payload] else { continue }
-            let errors = Array(Set(input.mockups.flatMap(\.errors))).sorted()
+            var errors: [Diagnostic] = []
+            for e in input.mockups.flatMap(\.findings) where e.severity == .error && !errors.contains(e) { errors.append(e) }
             var kept = good
             kept.outcome = "failed"
             kept.mockups = good.mockups.map { m in
                 var m = m
-                m.errors = errors
+                m.findings = m.findings.filter { $0.severity == .warning } + errors
                 m.notes = (m.notes ?? []) + ["Showing the last good picture until the errors below are fixed."]
                 return m
             }

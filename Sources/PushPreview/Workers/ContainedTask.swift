@@ -82,11 +82,11 @@ extension Project {
         let reading: ProjectReading
         switch workers.perform(.readProject(folder: folder, templates: templates), ProjectReading.self, activity: "reading the project") {
         case .success(let r): reading = r
-        case .failure(let failure): throw ProjectError(Diagnostic(.error, code: "worker", file: folder.path, "\(failure)"))
+        case .failure(let failure): throw ProjectError(Diagnostic(.error, code: .worker, file: folder.path, "\(failure)"))
         }
         if let error = reading.error { throw ProjectError(error) }
         let project = try Project(folder: folder) { (_, file) throws(ProjectError) in
-            guard let xcode = reading.xcode else { throw ProjectError(Diagnostic(.error, code: "xcode", file: file, keyPath: "xcode", "the worker that read the project read no Xcode app")) }
+            guard let xcode = reading.xcode else { throw ProjectError(Diagnostic(.error, code: .xcode, file: file, keyPath: "xcode", "the worker that read the project read no Xcode app")) }
             return xcode
         }
         return (project, reading.findings)

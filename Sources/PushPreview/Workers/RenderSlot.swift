@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Rendering
 import Typography
@@ -21,9 +22,7 @@ public final class RenderSlot {
     /// `name` is how results and failures name the payload; `thread`: draw the stack of these
     /// payloads (the last, `file`, the newest) instead.
     public func render(_ file: URL, project: Project, options: RenderOptions, name: String, thread: [URL]? = nil) -> [MockupResult] {
-        let failure = { (message: String) in
-            [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [], errors: [message], service: .none)]
-        }
+        let failure = { (message: String) in [MockupResult.failed(name, [Diagnostic(.error, code: .worker, message)])] }
         guard let plan else {
             if renderer == nil {
                 do { renderer = try MockupRenderer(fonts: fonts, templates: templates, pixelCache: pixels) } catch { return failure("fonts: \(error)") }

@@ -55,8 +55,7 @@ public enum RenderWorker {
                 results = job.thread.map { renderer.renderStack(members: $0, project: project, options: job.options) }
                     ?? renderer.render(payloadFile: job.payload, project: project, options: job.options)
             case .failure(let error):
-                results = [MockupResult(payload: job.payload.path, device: "", appearance: "", locale: nil, view: "expanded",
-                                        outputs: [], warnings: [], errors: [error.description], service: .none)]
+                results = [.failed(job.payload.path, [error.diagnostic])]
             }
             guard out.send(WorkerMessage(reply: results)) else { return 1 }
         }

@@ -1,5 +1,6 @@
 import Checked
 import ConfinedFiles
+import Diagnostics
 import Foundation
 
 /// Supervised worker processes to render in (the command line's way): the executable that serves
@@ -71,8 +72,7 @@ final class WorkerProcess {
         switch exchange(job, [MockupResult].self, activity: "reading the payload") {
         case .success(let results): return results
         case .failure(let failure):
-            return [MockupResult(payload: name, device: "", appearance: "", locale: nil, view: "expanded", outputs: [], warnings: [],
-                                 errors: ["\(failure); the other payloads are not affected"], service: .none)]
+            return [.failed(name, [Diagnostic(.error, code: .worker, "\(failure); the other payloads are not affected")])]
         }
     }
 

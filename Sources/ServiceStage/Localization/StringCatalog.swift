@@ -72,7 +72,7 @@ public struct StringCatalog: Sendable {
                     }
                     entries[language] = entry
                 } catch let error as Unreadable {
-                    problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: error.at, "\(error.form) is not read; the key falls back to other languages"))
+                    problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: error.at, "\(error.form) is not read; the key falls back to other languages"))
                 } catch {}
             }
             strings[key] = entries
@@ -106,13 +106,13 @@ public enum StringsDict {
         var entries: [String: LocalizedEntry] = [:], problems: [Diagnostic] = []
         for (key, value) in root {
             guard let dict = value as? [String: Any], let format = dict["NSStringLocalizedFormatKey"] as? String else {
-                problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: key, "no NSStringLocalizedFormatKey; not read")); continue
+                problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: key, "no NSStringLocalizedFormatKey; not read")); continue
             }
             var entry = LocalizedEntry(value: .text(format))
             for (name, variable) in dict where name != "NSStringLocalizedFormatKey" {
                 guard let v = variable as? [String: Any] else { continue }
                 guard v["NSStringFormatSpecTypeKey"] as? String == "NSStringPluralRuleType" else {
-                    problems.append(Diagnostic(.warning, code: "strings.form", file: file, keyPath: "\(key).\(name)", "\(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are"))
+                    problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: "\(key).\(name)", "\(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are"))
                     continue
                 }
                 let forms = v.compactMapValues { $0 as? String }.filter { ["zero", "one", "two", "few", "many", "other"].contains($0.key) }
