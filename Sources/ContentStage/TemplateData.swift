@@ -22,6 +22,8 @@ public struct TemplateContext: Sendable {
     /// What each attachment shows: an image's `src` and pixel size (a video's poster frame),
     /// and a video's or audio file's duration.
     public var attachmentSources: [AttachmentSource]
+    /// The images of a push SDK's own content view (`notification.contentView`), as attachments'.
+    public var contentViewSources: [AttachmentSource] = []
 
     public struct AttachmentSource: Sendable {
         public var src: String?
@@ -252,6 +254,18 @@ public struct TemplateContext: Sendable {
             "banner": .object(["title": .string(banner.title), "subtitle": .string(banner.subtitle), "body": .string(banner.body),
                                "thumbnail": banner.thumbnail.map(TemplateValue.string) ?? .null]),
         ]
+        if let v = n.contentView {
+            // The SDK's view: its data (the payload, or the object its string key holds) and its images, in order.
+            let images: [TemplateValue] = zip(v.images, contentViewSources).enumerated().compactMap { i, pair in
+                pair.1.src.map { .object(["key": .string(pair.0.identifier), "url": .string($0), "width": .number(Double(pair.1.width)),
+                                          "height": .number(Double(pair.1.height)), "index": .number(Double(i)), "first": .bool(i == 0)]) }
+            }
+            // Each image also where its key path leads (`sdkView.media.ab.c_items.0.i.url`), for a view whose pages hold their images.
+            let media = images.reduce(TemplateValue.object([:])) { tree, image in tree.setting(image, at: (image["key"]?.text ?? "").split(separator: ".").map(String.init)[...]) }
+            object["sdkView"] = ["sdk": .string(v.sdk), "data": TemplateValue(json: .object(v.data)), "images": .list(images), "media": media,
+                                 "image": images.first ?? .null, "count": .number(Double(images.count)), "paging": .bool(images.count > 1),
+                                 "variant": .object(v.variant.map { [$0: TemplateValue.bool(true)] } ?? [:])]
+        }
         if let s = n.simulation {
             object["simulation"] = ["summary": s.summary.map(TemplateValue.string) ?? .null, "prioritized": .bool(s.prioritized),
                                     "attribution": .string(simulationAttribution)]

@@ -15,6 +15,8 @@ public struct PushSDK: Sendable, Equatable {
     public var media: [Media]
     public var actions: Actions?
     public var changes: [Change]
+    /// The content view the SDK draws itself (a carousel, a story), when PushPreview has a copy of it.
+    public var contentView: ContentView?
     /// userInfo members init's sample payload gets, `{{sampleImage}}` standing for its sample image.
     public var sample: [(key: String, value: JSONValue)]
 
@@ -54,6 +56,38 @@ public struct PushSDK: Sendable, Equatable {
         /// Without the type key the SDK attaches nothing (CleverTap).
         public var typeRequired = false
         public var source: String
+    }
+
+    /// The SDK's own content view as PushPreview draws it: the stock template that copies it
+    /// (`Templates/stock/NAME.html`), where the view reads its data and the images it downloads
+    /// itself (not attachments: the banner shows none of them).
+    public struct ContentView: Sendable, Equatable {
+        public var template: String
+        /// A key whose value is a JSON object in a string, read in place of the payload's own keys
+        /// when present (CleverTap's `pt_json`).
+        public var dataKey: String?
+        /// A key whose value names which of its layouts the view draws (`sdkView.variant.NAME`).
+        public var variantKey: String?
+        /// Key paths of the images, in the order the view shows them, looked up in the view's data;
+        /// `*` stands for each item of an array (`ab.c_items.*.i`).
+        public var images: [String]
+        public var source: String
+
+        /// The image paths present in `data`, each `*` spelled out, in the view's order.
+        public func imagePaths(in data: JSONValue) -> [String] {
+            images.flatMap { Self.expand($0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...], in: data, prefix: []) }
+        }
+
+        static func expand(_ parts: ArraySlice<String>, in value: JSONValue, prefix: [String]) -> [String] {
+            guard let head = parts.first else { return [prefix.joined(separator: ".")] }
+            guard head == "*" else {
+                // Lookup as KeyPath does (a number indexes an array), one part at a time.
+                guard let next = KeyPath(head).lookup(in: value).value as? JSONValue else { return [] }
+                return expand(parts.dropFirst(), in: next, prefix: prefix + [head])
+            }
+            guard case .array(let items) = value else { return [] }
+            return items.indices.flatMap { expand(parts.dropFirst(), in: items[$0], prefix: prefix + ["\($0)"]) }
+        }
     }
 
     /// Buttons the SDK builds from the payload into a category it registers at delivery.
@@ -202,8 +236,16 @@ public struct PushSDK: Sendable, Equatable {
             }
             changes.append(change)
         }
+        if let v = json["contentView"] {
+            contentView = ContentView(template: try string(v["template"], "contentView.template"), dataKey: try optional(v["dataKey"], "contentView.dataKey"),
+                                      variantKey: try optional(v["variantKey"], "contentView.variantKey"),
+                                      images: try strings(v["images"], "contentView.images"), source: try string(v["source"], "contentView.source"))
+            guard let name = contentView?.template, !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw fail("contentView.template", "expected a stock template's name (Templates/stock/NAME.html)")
+            }
+        }
         sample = json["sample"]?.objectMembers ?? []
-        let known: Set<String> = ["$comment", "name", "recognise", "gate", "media", "actions", "changes", "sample"]
+        let known: Set<String> = ["$comment", "name", "recognise", "gate", "media", "actions", "changes", "contentView", "sample"]
         if let unknown = json.objectMembers.first(where: { !known.contains($0.key) }) { throw fail(unknown.key, "unknown key; expected \(known.sorted().joined(separator: ", "))") }
     }
 

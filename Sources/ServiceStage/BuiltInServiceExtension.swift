@@ -117,7 +117,7 @@ final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked 
             }
         }
         // A payload value that is media but is attached from no key is never drawn: say so.
-        let attachedFrom = Set(references.map(\.path))
+        let attachedFrom = Set(references.map(\.path) + ContentViewStep.imagePaths(.object(JSONValue.members(content.userInfo)), settings: settings))
         for (path, reference) in MediaRule(folders: folders).unattached(content.userInfo, attachedFrom: attachedFrom) {
             trace.add(.init(step: "attach", outcome: "not attached",
                             message: "\(path): \(reference.prefix(80)) looks like media, but \(path) is not in mediaKeys of pushpreview.json (\(settings.mediaKeys.joined(separator: ", ")))"

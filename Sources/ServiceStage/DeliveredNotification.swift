@@ -26,6 +26,19 @@ public struct DeliveredNotification: Sendable {
     public var simulation: Payload.Simulation?
     /// The category a push SDK built from the payload and registered while delivering it.
     public var registeredCategory: RegisteredCategory?
+    /// What a push SDK's own content view shows: its data and the images it downloaded.
+    public var contentView: ContentView?
+
+    public struct ContentView: Sendable {
+        /// The SDK's name, and the stock template that copies its view.
+        public var sdk: String
+        public var template: String
+        /// The value of the view's variant key (CleverTap's `pt_id`), when it is a plain name.
+        public var variant: String?
+        public var data: [(key: String, value: JSONValue)]
+        /// In the order the view shows them; those that could not be had are left out (said).
+        public var images: [Attachment]
+    }
 
     /// A category the extension registers at delivery (`setNotificationCategories`), as push SDKs
     /// do with buttons the payload names; `said` is where that behaviour comes from.
@@ -109,7 +122,7 @@ public struct ServiceTrace: Sendable, Equatable {
     public init() {}
 
     /// The outcomes of steps that did what was asked; every other step fell back somehow.
-    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated", "set", "registered"]
+    static let fineOutcomes: Set<String> = ["decrypted", "skipped", "enriched", "attached", "cache hit", "localized", "not run", "donated", "set", "registered", "downloaded"]
 
     /// Each step that fell back (a failed decrypt or download, a missing translation, no
     /// enrichment record, the time budget), as a warning every mock-up of the notification shows.

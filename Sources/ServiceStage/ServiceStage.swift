@@ -133,6 +133,7 @@ public struct ServiceStage: Sendable {
             note.communication = .init(senderName: c.senderName, groupName: c.groupName, senderImage: image(c.senderImage), groupImage: image(c.groupImage))
             note.communication?.senderHandle = c.senderHandle
         }
+        ContentViewStep(settings: settings, folders: folders).run(&note)
         return note
     }
 }

@@ -30,6 +30,16 @@ public enum TemplateValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// This object with `value` at `path`, making the objects on the way (`a.0.b` makes `a` an
+    /// object with member `0`, which `{{a.0.b}}` reads as a list's item would be).
+    public func setting(_ value: TemplateValue, at path: ArraySlice<String>) -> TemplateValue {
+        guard let head = path.first else { return value }
+        var members: [String: TemplateValue] = [:]
+        if case .object(let m) = self { members = m }
+        members[head] = (members[head] ?? .object([:])).setting(value, at: path.dropFirst())
+        return .object(members)
+    }
+
     /// How an interpolation prints the value.
     public var text: String {
         switch self {

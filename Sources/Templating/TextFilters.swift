@@ -4,13 +4,16 @@ import Foundation
 /// The text transforms service extensions apply, as Mustache sections that wrap text:
 /// `{{#unescapeHTML}}…{{/unescapeHTML}}`, `{{#stripTags}}`, `{{#truncate:40}}`,
 /// `{{#prefix:KEY}}` and `{{#suffix:KEY}}` (a string of the app's, by key, in the locale
-/// drawn). A section's name is a filter only when the data has no key of that name. Its content
+/// drawn), `{{#hexColor:FFFFFF}}` (the text as a CSS colour when it is 6 or 8 hex digits, RRGGBB
+/// or RRGGBBAA, with or without `#`, else the default given: a payload's colour put in a style
+/// safely). A section's name is a filter only when the data has no key of that name. Its content
 /// is rendered as text, transformed, and escaped again where the template is HTML.
 /// (The body as the title when the title is empty needs no filter: `{{title}}{{^title}}{{body}}{{/title}}`.)
 enum TextFilter {
     case unescapeHTML, stripTags
     case truncate(Int)
     case prefix(String), suffix(String)
+    case hexColor(default: String)
 
     init?(_ name: String) {
         let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
@@ -22,6 +25,7 @@ enum TextFilter {
             self = .truncate(n)
         case ("prefix", 2) where !parts[1].isEmpty: self = .prefix(parts[1])
         case ("suffix", 2) where !parts[1].isEmpty: self = .suffix(parts[1])
+        case ("hexColor", 2) where Self.hexDigits(parts[1]) != nil: self = .hexColor(default: parts[1])
         default: return nil
         }
     }
@@ -36,7 +40,15 @@ enum TextFilter {
             return String(text.prefix(n)).trimmingTrailingSpaces + "…"
         case .prefix(let key): return (localize(key) ?? key) + text
         case .suffix(let key): return text + (localize(key) ?? key)
+        case .hexColor(let fallback): return "#" + (Self.hexDigits(text.trimmed) ?? Self.hexDigits(fallback)!)
         }
+    }
+
+    /// `RRGGBB` or `RRGGBBAA`, with or without a leading `#`: the digits; anything else nil.
+    static func hexDigits(_ text: String) -> String? {
+        let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+        guard digits.count == 6 || digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+        return String(digits)
     }
 
     /// Character references decoded: named ones from libxml2's HTML table, `&#N;` and `&#xH;`.

@@ -28,6 +28,18 @@ struct TextTransformTests {
         #expect(n.summaryArgument == "Martasummary.suffix", "a key with no string shows the key, as iOS does")
     }
 
+    /// A payload's colour for a style: six or eight hex digits with or without `#`, else the default.
+    @Test func hexColor() throws {
+        func colour(_ value: String) throws -> String {
+            try run([("title", "{{#hexColor:8E8E93}}{{userInfo.c}}{{/hexColor:8E8E93}}")],
+                    #"{"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1}, "c": "\#(value)"}"#).title
+        }
+        #expect(try colour("#FFF7E8") == "#FFF7E8" && colour("1c1c1eff") == "#1c1c1eff" && colour(" 00FF00 ") == "#00FF00")
+        for bad in ["red", "#FFF", "FFF7E8; background: url(x)", "#GGGGGG", "#ＦＦＦＦＦＦ", ""] {
+            #expect(try colour(bad) == "#8E8E93", "\(bad)")
+        }
+    }
+
     /// The body as the title when the title is empty, with Mustache alone.
     @Test func bodyAsTitle() throws {
         let set = [("title", "{{title}}{{^title}}{{body}}{{/title}}")]

@@ -37,11 +37,12 @@ final class MediaPreparation {
 
     /// Every attachment as the page shows it; a video or audio file FFmpeg cannot read is the
     /// placeholder, and said. Throws when an image attachment cannot be registered.
-    func attachments(_ job: MockupRenderer.Job, result: inout MockupResult) throws(ConfigError) -> [TemplateContext.AttachmentSource] {
+    /// `prefix` keeps apart the images an SDK's content view downloads itself (`view-`).
+    func attachments(_ attachments: [Attachment], prefix: String = "", job: MockupRenderer.Job, result: inout MockupResult) throws(ConfigError) -> [TemplateContext.AttachmentSource] {
         var sources: [TemplateContext.AttachmentSource] = []
-        for attachment in job.notification.attachments {
+        for attachment in attachments {
             let ext = URL(fileURLWithPath: attachment.path).pathExtension.lowercased()
-            var src = "media/\(attachment.identifier).\(ext.isEmpty ? "img" : ext)", bytes = attachment.bytes, duration: Double?
+            var src = "media/\(prefix)\(attachment.identifier).\(ext.isEmpty ? "img" : ext)", bytes = attachment.bytes, duration: Double?
             if attachment.kind != .image {
                 // A video shows its poster frame, and both show their duration.
                 let media = self.media(attachment, job: job)

@@ -29,12 +29,13 @@ struct ViewData {
 
     /// The data every view of the job starts from, the page's images registered by `media`.
     func context(_ job: MockupRenderer.Job, media: MediaPreparation, result: inout MockupResult) throws(ConfigError) -> TemplateContext {
-        let sources = try media.attachments(job, result: &result)
+        let sources = try media.attachments(job.notification.attachments, job: job, result: &result)
         let icon = media.appIcon(job, result: &result)
         // The app's name as the device shows it: CFBundleDisplayName from InfoPlist.strings, per locale.
         let appName = localizer(job).find(key: "CFBundleDisplayName", table: "InfoPlist")?.text ?? job.project.appName
         var context = TemplateContext(notification: job.notification, appName: appName, appIconSource: icon, device: job.device, chrome: job.chrome,
                                       appearance: job.appearance, locale: job.language, attachmentSources: sources)
+        context.contentViewSources = try media.attachments(job.notification.contentView?.images ?? [], prefix: "view-", job: job, result: &result)
         context.textSize = job.textSize
         context.ios = try chrome[job.ios]!.get()
         context.glass = job.variant.glass

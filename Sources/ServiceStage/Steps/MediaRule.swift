@@ -64,7 +64,7 @@ extension MediaRule {
     public func unattached(_ members: [(key: String, value: JSONValue)], settings: ServiceSettings) -> [(path: String, value: String)] {
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in members { userInfo[key] = value.foundation }
-        var paths = Set(settings.mediaKeys)
+        var paths = Set(settings.mediaKeys + ContentViewStep.imagePaths(.object(members), settings: settings))
         for sdk in settings.sdks where SDKStep(sdk: sdk).missingGateKeys(userInfo).isEmpty {
             paths.formUnion(SDKStep(sdk: sdk).media(userInfo).references.map(\.path))
         }

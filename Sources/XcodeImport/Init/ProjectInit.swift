@@ -87,17 +87,23 @@ public struct ProjectInit {
         var catalogs = Set<String>()
         let colors = AssetColors.read(catalogs: ([app.app].compactMap { $0 } + app.extensions.map(\.target)).flatMap(\.resources)
             .filter { $0.hasSuffix(".xcassets") && catalogs.insert($0).inserted }.compactMap { app.file($0, problems: &problems) }, in: app.repository, problems: &problems)
-        var claimed: [String] = []
+        var claimed: [String] = [], viewSDKs: [PushSDK] = []
         for ext in app.extensions where ext.isContent {
             let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
             let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
             var (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
-            // A view the SDK draws: no storyboard or code of the app's shows it, so the template is a stand-in, said on every mock-up.
+            // A view the SDK draws: PushPreview's copy of it where it has one, else a stand-in said on every mock-up.
             if let (sdk, at) = extensionCode.sdks.contentView {
-                let what = "\(ext.target.name) shows \(sdk.name)'s own content view (\(at)), which PushPreview does not draw: the template is a stand-in"
-                template = "{{! warning: \(what) }}\n" + template
-                problems.append(what)
+                if let view = sdk.contentView {
+                    template = "{{! \(ext.target.name) shows \(sdk.name)'s own content view (\(at)): PushPreview's copy of it, filled from the payload as \(sdk.name) fills it. }}\n{{> stock/\(view.template)}}\n"
+                    found.append("content view of \(sdk.name) in \(ext.target.name): \(at) → Templates/stock/\(view.template).html, \(sdk.said(view.source))")
+                    if !viewSDKs.contains(sdk) { viewSDKs.append(sdk) }
+                } else {
+                    let what = "\(ext.target.name) shows \(sdk.name)'s own content view (\(at)), which PushPreview does not draw: the template is a stand-in"
+                    template = "{{! warning: \(what) }}\n" + template
+                    problems.append(what)
+                }
                 drawnInCode = nil
             }
             var written: [String] = []
@@ -149,6 +155,11 @@ public struct ProjectInit {
                     problems.append("Podfile: target \(target) has \(sdk.name)'s pod \(pod), but \(project.bundle.lastPathComponent) builds no target \(target): that service extension is not in the app, so nothing of \(sdk.name) is drawn")
                 }
             }
+        }
+        // The SDK whose view is drawn reads its data and images in the service stage too (its sample keys with it).
+        for sdk in viewSDKs where !sdks.contains(sdk) {
+            sdks.append(sdk)
+            found.append("push SDK \(sdk.name) for its content view → \"sdks\": [\"\(sdk.id)\"]")
         }
         mediaKeys.sort()
         if !mediaKeys.isEmpty { found.append("media keys (the service extension downloads and attaches them): " + mediaKeys.joined(separator: ", ")) }
