@@ -51,6 +51,8 @@ extension Diagnostic {
         public static let strings = Code(rawValue: "strings")
         public static let stringsForm = Code(rawValue: "strings.form")
         public static let stringsUntranslated = Code(rawValue: "strings.untranslated")
+        /// A service extension sets a field in code PushPreview does not follow (pushpreview.json codeChanges).
+        public static let codeChange = Code(rawValue: "code.change")
         /// Words iOS itself writes that PushPreview has not for the locale.
         public static let systemStrings = Code(rawValue: "strings.system")
 

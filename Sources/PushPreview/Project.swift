@@ -56,7 +56,7 @@ public struct Project: Sendable {
 
     public static let settingsFile = "pushpreview.json"
     /// The keys of pushpreview.json read here and by `ServiceSettings` (any other is warned of).
-    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "ios", "categories", "wallpaper"])
+    public static let settingKeys = ServiceSettings.keys.union(["$schema", "appName", "bundleId", "appIcon", "fonts", "xcode", "devices", "locales", "ios", "categories", "wallpaper", "codeChanges"])
 
     public init(folder: URL) throws(ProjectError) {
         try self.init(folder: folder) { (path, file) throws(ProjectError) in try XcodeReading(path, settingsFile: file) }
@@ -137,6 +137,7 @@ public struct Project: Sendable {
                     return version
                 }
             case "categories": break
+            case "codeChanges": warnings += try Self.codeChanges(value, settings: settings, fail: fail)
             default: warn(key, "unknown setting, ignored")
             }
         }
@@ -146,6 +147,27 @@ public struct Project: Sendable {
         }
         if let xcode { extensionPlists = try readXcode(xcode, settingsFile: settings.path, nameSet: json["appName"] != nil, reader: reader) }
         content = ContentConfiguration(project: files, settings: json, settingsFile: settings.path, extensionPlists: extensionPlists)
+    }
+
+    /// `codeChanges` (init writes it): what the service extension's code sets on the content that
+    /// PushPreview does not follow, each a warning at its file and line until a `set` entry says it.
+    static func codeChanges(_ value: JSONValue, settings: URL, fail: (String?, String) -> ProjectError) throws(ProjectError) -> [Diagnostic] {
+        guard case .array(let items) = value else { throw fail("codeChanges", "expected an array of {field, at, code}, got \(value.typeName)") }
+        var found: [Diagnostic] = []
+        for (i, item) in items.enumerated() {
+            let key = "codeChanges[\(i)]"
+            guard let field = item["field"]?.string, let at = item["at"]?.string, let code = item["code"]?.string else {
+                throw fail(key, "expected {\"field\": string, \"at\": \"FILE:LINE\", \"code\": string}, got \(item.compact)")
+            }
+            let place = at.split(separator: ":", omittingEmptySubsequences: false)
+            guard place.count >= 2, let line = Int(place.last!), line > 0, line <= 10_000_000 else { throw fail("\(key).at", "expected FILE:LINE, got \"\(at.prefix(200))\"") }
+            let file = URL(fileURLWithPath: place.dropLast().joined(separator: ":"), relativeTo: settings.deletingLastPathComponent()).standardizedFileURL.path
+            let what = field == "communication"
+                ? "makes a communication notification (a messaging intent) in code PushPreview does not follow (\(code.prefix(120))): the mock-ups show no sender unless \"communication\" in pushpreview.json says who; write it there and remove \(key)"
+                : "sets \(field) in code PushPreview does not follow (\(code.prefix(120))): the mock-ups show the \(field) the payload and pushpreview.json give; write what it does as \"set\": {\"\(field)\": …} in pushpreview.json and remove \(key)"
+            found.append(Diagnostic(.warning, code: .codeChange, file: file, line: line, "the service extension " + what))
+        }
+        return found
     }
 
     /// What the Xcode app gives a run where the settings do not: its name, icon, fonts, strings

@@ -25,6 +25,11 @@ public enum SettingsSchema {
         "allowedHosts": {"$ref": "#/$defs/strings", "description": "Hosts (host or host:port) attachments may be downloaded from (default none)."},
         "mediaKeys": {"$ref": "#/$defs/strings", "description": "Payload keys whose URLs are attached as media (default [\"image-url\", \"attachment-url\", \"media-url\"])."},
         "sdks": {"$ref": "#/$defs/strings", "description": "Push SDKs the service extension calls, by their file in Templates/sdks (\"firebase-messaging\", \"klaviyo\", …): their media keys are attached, their buttons built and their changes made, as each SDK does."},
+        "codeChanges": {
+          "type": "array", "description": "What the service extension's code sets on the content that PushPreview does not follow (init writes it): each a warning at its file and line until a set entry says what it does.",
+          "items": {"type": "object", "additionalProperties": false, "required": ["field", "at", "code"],
+                    "properties": {"field": {"type": "string"}, "at": {"type": "string", "pattern": ":[0-9]+$"}, "code": {"type": "string"}}}
+        },
         "attachmentOptions": {
           "type": "object", "additionalProperties": false,
           "description": "Where each attachment option is in the payload, when not at attachment-options.NAME: option name → key path.",

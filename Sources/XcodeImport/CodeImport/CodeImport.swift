@@ -26,6 +26,8 @@ public struct CodeImport: Sendable {
     /// Whether the code downloads (`URLSession`, `Data(contentsOf:)`) and makes attachments: the
     /// keys it reads as URLs then name media, as a service extension's `mediaKeys`.
     public var downloadsAttachments = false
+    /// What the code sets on the content it delivers (a service extension's title, badge, …), in source order.
+    public var contentChanges: [ContentChange] = []
     /// The push SDKs the code imports, subclasses or calls (`Templates/sdks`), each with where.
     public var sdks = SDKRecognition()
     /// `"RELATIVE/FILE.swift:LINE:COL: message"` (no position where the whole file is concerned).
@@ -191,6 +193,7 @@ public struct CodeImport: Sendable {
         let (bindings, bindingProblems) = reads.outletBindings(facts.flatMap(\.assignments))
         outletBindings = bindings
         codeView = CodeMadeView.read(facts, resolver: resolver)
+        contentChanges = ContentChange.read(facts, resolver: resolver).sorted { ($0.file, $0.line) < ($1.file, $1.line) }
         readsAttachments = facts.contains { f in f.bindings.contains { $0.value.uses("attachments") } || f.assignments.contains { $0.value.uses("attachments") } }
         for key in Set(facts.flatMap(\.urlArguments).compactMap { reads.keyPath($0).flatMap { $0.isEmpty ? nil : $0.joined(separator: ".") } }) {
             userInfoTypes[key] = .url

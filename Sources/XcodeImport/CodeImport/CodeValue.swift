@@ -71,6 +71,9 @@ indirect enum CodeValue: Sendable {
             return "\(c.callee.rendered)(\(args.joined(separator: ", ")))"
         case .array(let items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
         case .subscripted(let base, let key): return "\(base.rendered)[\(key.rendered)]"
+        // Text joined with values reads as the interpolation it usually was: "SNOOZE_\(minutes)".
+        case .binary("+", let operands) where operands.contains(where: { if case .text = $0 { return true }; return false }):
+            return "\"" + operands.map { if case .text(let t) = $0 { return t }; return "\\(" + $0.rendered + ")" }.joined() + "\""
         case .binary(let op, let operands): return operands.map(\.rendered).joined(separator: " \(op) ")
         case .closure: return "{ … }"
         case .opaque(let what): return what

@@ -39,6 +39,8 @@ struct SourceFacts: Sendable {
     /// What is handed to `URL(string:)` / `[NSURL URLWithString:]`, or to a function whose name
     /// says it takes a URL or downloads (`loadAttachmentForUrlString:`): the keys read as URLs.
     var urlArguments: [CodeValue] = []
+    /// `content.updating(from: intent)`, `[content contentByUpdatingWithProvider:…]`: a messaging intent donated.
+    var intentUpdates: [CodeCall] = []
     var problems: [String] = []
 
     /// The calls that make a view in code.
@@ -55,6 +57,7 @@ struct SourceFacts: Sendable {
             case let name? where Self.viewMakers.contains(name): viewSites.append((name, call.site))
             case "activate" where call.callee.namePath?.path.first == "NSLayoutConstraint": viewSites.append(("NSLayoutConstraint.activate", call.site))
             case let name? where ["URL", "NSURL"].contains(name) && call.labels.first == "string": urlArguments.append(call.arguments[0])
+            case "updating" where call.labels.first == "from", "contentByUpdatingWithProvider": intentUpdates.append(call)
             case "append", "insert", "addObject", "formUnion", "addObjectsFromArray":
                 if case .member(let list, _) = call.callee, let element = call.arguments.first {
                     let isList = call.labels.first == "contentsOf" || call.name == "formUnion" || call.name == "addObjectsFromArray"

@@ -158,15 +158,16 @@ final class SwiftSourceReader {
         case "float_literal_expr": return .opaque((node["negative"] == "true" ? "-" : "") + (node["value"] ?? "a number"))
         case "nil_literal_expr": return .null
         case "interpolated_string_literal_expr":
-            // Its segments are `appendLiteral` and `appendInterpolation` calls: "SNOOZE_\(…)".
-            var sketch = "\""
+            // Its segments are `appendLiteral` and `appendInterpolation` calls: "SNOOZE_\(x)" reads
+            // as "SNOOZE_" + x; an interpolation with a format or several values is not followed.
+            var parts: [CodeValue] = []
             for call in node.child("appending_expr")?.child("body")?.children("elements") ?? [] where call.kind == "call_expr" {
-                let (_, arguments) = argumentList(call.child("args"))
-                if call.child("fn")?["field"]?.hasPrefix("appendLiteral") == true, case .text(let t)? = arguments.first { sketch += t; continue }
+                let (labels, arguments) = argumentList(call.child("args"))
+                if call.child("fn")?["field"]?.hasPrefix("appendLiteral") == true, case .text(let t)? = arguments.first { if !t.isEmpty { parts.append(.text(t)) }; continue }
                 arguments.forEach { facts.collect($0) }
-                sketch += "\\(" + arguments.map(\.sketch).joined(separator: ", ") + ")"
+                parts.append(arguments.count == 1 && labels.allSatisfy(\.isEmpty) ? arguments[0] : .opaque("\\(" + arguments.map(\.sketch).joined(separator: ", ") + ")"))
             }
-            return .opaque(sketch + "\"")
+            return parts.count <= 1 ? parts.first ?? .text("") : .binary("+", parts)
         case "unresolved_decl_ref_expr":
             let name = node["name"] ?? ""
             _ = anchor(name)

@@ -125,6 +125,7 @@ public struct ProjectInit {
         if !userInfoKeys.isEmpty { found.append("userInfo keys the extensions read: " + userInfoKeys.map { k in extensionsCode.userInfoTypes[k].map { "\(k) (\($0.rawValue))" } ?? k }.joined(separator: ", ")) }
         // A service extension that downloads and attaches: the keys it makes URLs of are its media.
         var mediaKeys: [String] = [], sdks: [PushSDK] = []
+        var setFields: [(key: String, value: JSONValue)] = [], codeChanges: [JSONValue] = []
         let catalog = PushSDK.Catalog.standard
         for ext in app.extensions where !ext.isContent {
             let serviceCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
@@ -141,6 +142,19 @@ public struct ProjectInit {
                 let others = manifests.extensionPods.evidence + manifests.elsewhere.evidence
                 if !others.isEmpty {
                     found.append("push SDKs in the manifests, not read as \(ext.target.name)'s (its code neither imports nor calls them): " + others.map { "\($0.sdk.name) (\($0.found.joined(separator: ", ")))" }.joined(separator: "; "))
+                }
+            }
+            // What its code sets on the content: followed as `set`, else listed as not followed (said by validate and the gallery).
+            for change in serviceCode.contentChanges {
+                let at = relative(app.root.appendingPathComponent(change.file), from: self.folder) + ":\(change.line)"
+                if let template = change.template, !setFields.contains(where: { $0.key == change.field }) {
+                    setFields.append((change.field, .string(template)))
+                    found.append("\(change.site): \(change.code) → \"set\": {\"\(change.field)\": \"\(template)\"}")
+                } else {
+                    let what = change.field == "communication" ? "makes a communication notification" : "sets \(change.field)"
+                    let why = change.template == nil ? "in code PushPreview does not follow" : "again (only the first is written to set)"
+                    problems.append("\(change.site): \(ext.target.name) \(what) \(why): \(change.code); listed in pushpreview.json codeChanges")
+                    codeChanges.append(.object([("field", .string(change.field)), ("at", .string(at)), ("code", .string(change.code))]))
                 }
             }
             guard serviceCode.downloadsAttachments else { continue }
@@ -169,6 +183,8 @@ public struct ProjectInit {
         if locales.count > 1 { settings.append(("locales", .array(locales.map(JSONValue.string)))) }
         if !mediaKeys.isEmpty { settings.append(("mediaKeys", .array(mediaKeys.map(JSONValue.string)))) }
         if !sdks.isEmpty { settings.append(("sdks", .array(sdks.map { .string($0.id) }))) }
+        if !setFields.isEmpty { settings.append(("set", .object(setFields))) }
+        if !codeChanges.isEmpty { settings.append(("codeChanges", .array(codeChanges))) }
         files.append(("pushpreview.json", JSONValue.object(settings).pretty))
 
         // The repository's own payloads first; a sample only for a category none of them shows.
