@@ -32,7 +32,7 @@ struct CodeResolver {
 
     /// Where a name or `a.b.c` is bound: looked up from the innermost enclosing scope outwards,
     /// then, for `Type.member`, in whatever type of that name declares it.
-    func bindingPath(of value: CodeValue) -> [String]? {
+    func bindingPath(of value: CodeValue, depth: Int = 0) -> [String]? {
         var target = value
         if case .call(let c) = value, c.arguments.isEmpty, let p = c.callee.namePath, let last = p.path.last {
             // `makeCategory()` / `Foo.make()`: a function without arguments that returns one value.
@@ -48,7 +48,20 @@ struct CodeResolver {
             if bindings[key] != nil { return key }
         }
         guard path.count >= 2 else { return nil }
-        return pathsByLastName[path.last!]?.first { $0.count > path.count && Array($0.suffix(path.count)) == path }
+        if let typed = pathsByLastName[path.last!]?.first(where: { $0.count > path.count && Array($0.suffix(path.count)) == path }) { return typed }
+        return instanceProperty(value, depth: depth)
+    }
+
+    /// `payload.iconURL` where `payload` is `PushPayload(…)`: what the type binds `iconURL` to —
+    /// a property with a value, a getter, or what its `init` assigns (a helper type of the app's
+    /// that reads userInfo for the extension).
+    private func instanceProperty(_ value: CodeValue, depth: Int) -> [String]? {
+        guard depth < Self.maxDepth, case .member(let base, let property) = value, case .call(let made) = resolve(base, depth: depth + 1),
+              let type = made.name, type.first?.isUppercase == true else { return nil }
+        return pathsByLastName[property]?.first { p in
+            let owner = p.dropLast()
+            return owner.last == type || (owner.last?.hasPrefix("init") == true && owner.dropLast().last == type)
+        }
     }
 
     /// `value` with its names followed to what they are bound to, as far as they go.
@@ -58,7 +71,7 @@ struct CodeResolver {
         case .member(let base, "rawValue"):
             return resolve(base, depth: depth + 1)
         case .name, .member, .call:
-            if let path = bindingPath(of: value), let bound = bindings[path] { return resolve(bound, depth: depth + 1) }
+            if let path = bindingPath(of: value, depth: depth), let bound = bindings[path] { return resolve(bound, depth: depth + 1) }
             if case .member(let base, let m) = value {
                 let resolvedBase = resolve(base, depth: depth + 1)
                 if case .text = resolvedBase { return .member(resolvedBase, m) }

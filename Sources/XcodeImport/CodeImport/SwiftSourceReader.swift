@@ -73,7 +73,7 @@ final class SwiftSourceReader {
                 }
             }
         case "func_decl", "constructor_decl", "destructor_decl", "subscript_decl", "accessor_decl":
-            let name = node.declName ?? node.kind
+            let name = node.declName ?? (node.kind == "constructor_decl" ? "init" : node.kind)
             // Its parameters: a category made from one is said as such, no file need define it.
             for p in node.child("params")?.children("params") ?? [] { if let n = p.declName { facts.declaredNames.insert(n) } }
             if let result = body(node.child("body"), scope: name), name.hasSuffix("()") { facts.bindings.append(.init(path: scope + [name], value: result)) }
@@ -245,6 +245,9 @@ final class SwiftSourceReader {
             facts.collectAssigned(target)
             facts.collect(value)
             if case .name(let name, _) = target { facts.bindings.append(.init(path: scope + [name], value: value)) }
+            // `self.iconURL = …` in an initializer binds the property as `iconURL = …` does.
+            // (`self.userInfo = userInfo` copies the parameter of that name: no binding to itself.)
+            if case .member(.name("self", _), let name) = target, value.namePath?.path != [name] { facts.bindings.append(.init(path: scope + [name], value: value)) }
             // A name too: `preferredContentSize = …` in a view controller is its own property's.
             facts.assignments.append(.init(target: target, value: value, site: site))
             return .opaque("an assignment")
