@@ -94,33 +94,10 @@ struct ContentChangeTests {
 
     /// init writes what it follows as `set` and lists the rest as codeChanges, each with where.
     @Test func initWritesSetAndCodeChanges() throws {
-        let spec = try XcodeGenTests.spec([
-            "project.yml": """
-            name: Chat
-            targets:
-              Chat:
-                type: application
-                platform: iOS
-                sources: [Chat]
-                settings:
-                  PRODUCT_BUNDLE_IDENTIFIER: com.example.chat
-                dependencies:
-                  - target: NotificationService
-              NotificationService:
-                type: app-extension
-                platform: iOS
-                sources: [NotificationService]
-                settings:
-                  PRODUCT_BUNDLE_IDENTIFIER: com.example.chat.service
-                  INFOPLIST_FILE: NotificationService/Info.plist
-            """,
-            "Chat/App.swift": "import SwiftUI\n@main struct ChatApp: App { var body: some Scene { WindowGroup { Text(\"Chat\") } } }\n",
-            "NotificationService/Info.plist": """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>NSExtension</key><dict>
+        let root = try appWithExtension("Chat", "NotificationService", plistDict: """
             <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.service</string>
-            <key>NSExtensionPrincipalClass</key><string>NotificationService</string></dict></dict></plist>
-            """,
+            <key>NSExtensionPrincipalClass</key><string>NotificationService</string>
+            """, files: [
             "NotificationService/NotificationService.swift": """
             import UserNotifications
 
@@ -134,7 +111,7 @@ struct ContentChangeTests {
             }
             """,
         ])
-        let plan = try ProjectInit(path: spec.deletingLastPathComponent())
+        let plan = try ProjectInit(path: root)
         let text = try #require(plan.files.first { $0.path == "pushpreview.json" }?.text)
         let settings = try JSONParser.parse(Array(text.utf8), file: "pushpreview.json")
         #expect(settings["set"]?["title"] == .string("{{title}} [modified]"), "\(text)")

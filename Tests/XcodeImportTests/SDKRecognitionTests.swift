@@ -73,39 +73,13 @@ struct SDKRecognitionTests {
     /// example): init points the category's template at PushPreview's copy of that view, lists the
     /// SDK so its images are read, and puts the view's keys in the sample; no stand-in is said.
     @Test func initDrawsTheSDKsOwnContentView() throws {
-        let spec = try XcodeGenTests.spec([
-            "project.yml": """
-            name: Shop
-            targets:
-              Shop:
-                type: application
-                platform: iOS
-                sources: [Shop]
-                settings:
-                  PRODUCT_BUNDLE_IDENTIFIER: com.example.shop
-                dependencies:
-                  - target: NotificationContent
-              NotificationContent:
-                type: app-extension
-                platform: iOS
-                sources: [NotificationContent]
-                settings:
-                  PRODUCT_BUNDLE_IDENTIFIER: com.example.shop.content
-                  INFOPLIST_FILE: NotificationContent/Info.plist
-            """,
-            "Shop/App.swift": "import SwiftUI\n@main struct ShopApp: App { var body: some Scene { WindowGroup { Text(\"Shop\") } } }\n",
-            "NotificationContent/NotificationViewController.swift": "import CTNotificationContent\n\nclass NotificationViewController: CTNotificationViewController {}\n",
-            "NotificationContent/Info.plist": """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>NSExtension</key><dict><key>NSExtensionAttributes</key><dict>
-            <key>UNNotificationExtensionCategory</key><string>CTNotification</string>
-            <key>UNNotificationExtensionDefaultContentHidden</key><true/>
-            <key>UNNotificationExtensionInitialContentSizeRatio</key><real>0.1</real>
-            </dict><key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
-            <key>NSExtensionPrincipalClass</key><string>$(PRODUCT_MODULE_NAME).NotificationViewController</string></dict></dict></plist>
-            """,
-        ])
-        let plan = try ProjectInit(path: spec.deletingLastPathComponent())
+        let root = try appWithExtension("Shop", "NotificationContent", plistDict: """
+            <key>NSExtensionAttributes</key><dict><key>UNNotificationExtensionCategory</key><string>CTNotification</string>
+            <key>UNNotificationExtensionDefaultContentHidden</key><true/><key>UNNotificationExtensionInitialContentSizeRatio</key><real>0.1</real></dict>
+            <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
+            <key>NSExtensionPrincipalClass</key><string>$(PRODUCT_MODULE_NAME).NotificationViewController</string>
+            """, files: ["NotificationContent/NotificationViewController.swift": "import CTNotificationContent\n\nclass NotificationViewController: CTNotificationViewController {}\n"])
+        let plan = try ProjectInit(path: root)
         func text(_ path: String) throws -> String { try #require(plan.files.first { $0.path == path }?.text, "\(plan.files.map(\.path))") }
         #expect(try text("Templates/CTNotification.html").contains("{{> stock/clevertap}}"))
         #expect(!plan.problems.contains { $0.contains("stand-in") }, "\(plan.problems)")
