@@ -14,8 +14,11 @@ struct ContentViewStep {
     static let maxImages = 10
 
     /// The payload's paths the SDKs' views download images from: media, but read (not attachments).
-    static func imagePaths(_ userInfo: JSONValue, settings: ServiceSettings) -> [String] {
-        settings.sdks.compactMap(\.contentView).flatMap { $0.imagePaths(in: userInfo) }
+    static func imagePaths(_ userInfo: @autoclosure () -> JSONValue, settings: ServiceSettings) -> [String] {
+        let views = settings.sdks.compactMap(\.contentView)
+        guard !views.isEmpty else { return [] }
+        let data = userInfo()
+        return views.flatMap { $0.imagePaths(in: data) }
     }
 
     func run(_ note: inout DeliveredNotification) {
