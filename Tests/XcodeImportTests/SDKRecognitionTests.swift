@@ -89,4 +89,15 @@ struct SDKRecognitionTests {
         let sample = try JSONParser.parse(Array(try text("payloads/CTNotification.apns").utf8), file: "sample")
         #expect(sample["pt_id"] == .string("pt_carousel") && sample["pt_img1"]?.string?.hasPrefix("media/") == true, "\(sample)")
     }
+
+    /// Braze's extension code reads ab.att.url and its Push Story reads ab.c_items: the sample holds
+    /// both in one `ab`, the SDK's values where both give one.
+    @Test func theSDKsSampleMergesWithWhatTheCodeReads() throws {
+        let braze = try #require(Self.catalog.first { $0.id == "braze" })
+        let text = SamplePayload.text(category: "ab_cat_push_story_v2", appName: "Trips", mutable: true, userInfoKeys: ["ab.att.type", "ab.att.url", "trip"],
+                                      types: ["ab.att.url": .url], sdkKeys: braze.sample)
+        let json = try JSONParser.parse(Array(text.utf8), file: "sample")
+        #expect(json["ab"]?["att"]?["type"] == .string("png") && json["ab"]?["att"]?["url"] == .string(SamplePayload.imagePath), "\(text)")
+        #expect(json["ab"]?["c_items"].flatMap { if case .array(let pages) = $0 { return pages.first?["i"] }; return nil } == .string(SamplePayload.imagePath) && json["trip"] != nil, "\(text)")
+    }
 }

@@ -35,8 +35,19 @@ enum SamplePayload {
             default: return v
             }
         }
-        for (key, value) in sdkKeys where !custom.contains(where: { $0.key == key }) { custom.append((key, image(value))) }
+        // The SDK's members merged into what the code reads (Braze's `ab` holds both): the SDK's value wins where both have one.
+        custom = merged(custom, sdkKeys.map { ($0.key, image($0.value)) })
         return JSONValue.object([("aps", .object(aps))] + custom).pretty
+    }
+
+    /// `a`'s members with `b`'s added, objects in both merged member by member, else `b`'s value.
+    static func merged(_ a: [(key: String, value: JSONValue)], _ b: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        var out = a
+        for (key, value) in b {
+            guard let i = out.firstIndex(where: { $0.key == key }) else { out.append((key, value)); continue }
+            if case .object(let old) = out[i].value, case .object(let new) = value { out[i].value = .object(merged(old, new)) } else { out[i].value = value }
+        }
+        return out
     }
 
     static func value(_ key: String, _ type: UserInfoType?) -> JSONValue {
