@@ -264,7 +264,7 @@ public struct TemplateContext: Sendable {
             let media = images.reduce(TemplateValue.object([:])) { tree, image in tree.setting(image, at: (image["key"]?.text ?? "").split(separator: ".").map(String.init)[...]) }
             object["sdkView"] = ["sdk": .string(v.sdk), "data": TemplateValue(json: .object(v.data)), "images": .list(images), "media": media,
                                  "image": images.first ?? .null, "count": .number(Double(images.count)), "paging": .bool(images.count > 1),
-                                 "variant": .object(v.variant.map { [$0: TemplateValue.bool(true)] } ?? [:])]
+                                 "variant": .object(v.variants.mapValues { .object([$0: .bool(true)]) })]
         }
         if let s = n.simulation {
             object["simulation"] = ["summary": s.summary.map(TemplateValue.string) ?? .null, "prioritized": .bool(s.prioritized),

@@ -63,11 +63,11 @@ public struct PushSDK: Sendable, Equatable {
     /// itself (not attachments: the banner shows none of them).
     public struct ContentView: Sendable, Equatable {
         public var template: String
-        /// A key whose value is a JSON object in a string, read in place of the payload's own keys
-        /// when present (CleverTap's `pt_json`).
-        public var dataKey: String?
-        /// A key whose value names which of its layouts the view draws (`sdkView.variant.NAME`).
-        public var variantKey: String?
+        /// Keys whose value is a JSON object in a string, read in place of the payload's own keys:
+        /// the first the payload has (CleverTap's `ct_ContentSlider`, then `pt_json`).
+        public var dataKeys: [String]
+        /// Keys (in the view's data) whose values choose its layout: `sdkView.variant.KEY.VALUE`.
+        public var variantKeys: [String]
         /// Key paths of the images, in the order the view shows them, looked up in the view's data;
         /// `*` stands for each item of an array (`ab.c_items.*.i`).
         public var images: [String]
@@ -237,8 +237,8 @@ public struct PushSDK: Sendable, Equatable {
             changes.append(change)
         }
         if let v = json["contentView"] {
-            contentView = ContentView(template: try string(v["template"], "contentView.template"), dataKey: try optional(v["dataKey"], "contentView.dataKey"),
-                                      variantKey: try optional(v["variantKey"], "contentView.variantKey"),
+            contentView = ContentView(template: try string(v["template"], "contentView.template"), dataKeys: try strings(v["dataKeys"], "contentView.dataKeys"),
+                                      variantKeys: try strings(v["variantKeys"], "contentView.variantKeys"),
                                       images: try strings(v["images"], "contentView.images"), source: try string(v["source"], "contentView.source"))
             guard let name = contentView?.template, !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                 throw fail("contentView.template", "expected a stock template's name (Templates/stock/NAME.html)")

@@ -33,8 +33,8 @@ public struct DeliveredNotification: Sendable {
         /// The SDK's name, and the stock template that copies its view.
         public var sdk: String
         public var template: String
-        /// The value of the view's variant key (CleverTap's `pt_id`), when it is a plain name.
-        public var variant: String?
+        /// The values of the view's variant keys (CleverTap's `pt_id`), those that are plain names or numbers.
+        public var variants: [String: String]
         public var data: [(key: String, value: JSONValue)]
         /// In the order the view shows them; those that could not be had are left out (said).
         public var images: [Attachment]

@@ -74,6 +74,20 @@ struct SDKContentViewRenderTests {
         #expect(p.r == 0x1C && p.g == 0x1C && p.b == 0x1E, "pt_bg_dark's default, not pt_bg: \(p)")
     }
 
+    /// The content slider: a square image unless landscape, its first item's texts, no dots with showsPaging 0.
+    @Test(arguments: [("portrait", 1), ("landscape", 0)])
+    func cleverTapsContentSlider(_ orientation: String, _ paging: Int) throws {
+        let slider = #"{\"orientation\": \"\#(orientation)\", \"showsPaging\": \#(paging), \"autoPlay\": 1, \"autoDismiss\": 1, \"type\": \"s\", \"items\": [{\"caption\": \"Linen\", \"subcaption\": \"From 29\", \"imageUrl\": \"media/red.png\", \"actionUrl\": \"\"}, {\"caption\": \"\", \"subcaption\": \"\", \"imageUrl\": \"media/blue.png\", \"actionUrl\": \"\"}]}"#
+        let (result, boxes, _) = try cleverTap(#""ct_ContentSlider": "\#(slider)""#)
+        let view = try box("clevertap", boxes), image = try box("ct-image", boxes)
+        #expect(abs(image.height - view.width * (orientation == "landscape" ? 0.5625 : 1)) < 0.6 && abs(view.height - image.height - 56) < 0.6, "\(view) \(image)")
+        #expect(boxes.contains { $0.id == "ct-dots" } == (paging == 1) && !boxes.contains { $0.id == "ct-next" })
+        let page = try String(contentsOfFile: try #require(result.outputs.first { $0.hasSuffix(".html") }), encoding: .utf8)
+        #expect(page.contains(">Linen<") && page.contains(">From 29<"), "the first item's texts")
+        // A square slider is W + 56 tall: over iOS's 320 pt on an iPhone, as on the phone; said.
+        #expect(result.warnings == (orientation == "landscape" ? [] : ["Templates/card.html: card.html is 418 pt tall; iOS shows 320 pt on iPhone 17 and clips 98 pt"]), "\(result.warnings)")
+    }
+
     /// The story's height is the Info.plist ratio (the view never sets one); a page is 300/320 of
     /// the width with its 2:1 image, title and subtitle; the next page shows at the edge.
     @Test func brazesPushStory() throws {

@@ -42,7 +42,7 @@ struct SDKContentViewTests {
     @Test func cleverTapsCarouselDownloadsItsSlidesInOrder() throws {
         let note = try run(#""pt_id": "pt_manual_carousel", "pt_img1": "BASE/one", "pt_img2": "BASE/two", "pt_img3": "BASE/three""#, sdk: "clevertap")
         let view = try #require(note.contentView)
-        #expect(view.sdk == "CleverTap" && view.template == "clevertap" && view.variant == "pt_manual_carousel")
+        #expect(view.sdk == "CleverTap" && view.template == "clevertap" && view.variants == ["pt_id": "pt_manual_carousel"])
         #expect(view.images.map(\.identifier) == ["pt_img1", "pt_img2", "pt_img3"] && view.images.allSatisfy { $0.uti == "public.jpeg" })
         let steps = note.trace.steps.filter { $0.step == "view" }
         #expect(steps.count == 3 && steps.allSatisfy { $0.outcome == "downloaded" && $0.message.contains("as CleverTap does (CleverTap/CTNotificationContent@") }, "\(steps)")
@@ -63,6 +63,15 @@ struct SDKContentViewTests {
         let view = try #require(note.contentView)
         #expect(view.data.first { $0.key == "pt_title" }?.value == .string("From the string") && view.images.map(\.identifier) == ["pt_img1"])
         #expect(view.images.first.map { $0.path.hasSuffix("two") || $0.bytes == testJPEG } == true)
+    }
+
+    /// CleverTap's content slider: its JSON string is the view's data (before pt_json), its items' images in order.
+    @Test func cleverTapsContentSlider() throws {
+        let slider = #"{\"orientation\": \"landscape\", \"showsPaging\": 0, \"autoPlay\": 1, \"autoDismiss\": 1, \"type\": \"s\", \"items\": [{\"caption\": \"Linen\", \"subcaption\": \"29\", \"imageUrl\": \"BASE/two\", \"actionUrl\": \"\"}, {\"caption\": \"\", \"subcaption\": \"\", \"imageUrl\": \"BASE/three\", \"actionUrl\": \"\"}]}"#
+        let note = try run(#""ct_ContentSlider": "\#(slider)", "pt_json": "{}", "pt_id": "pt_basic""#, sdk: "clevertap")
+        let view = try #require(note.contentView)
+        #expect(view.images.map(\.identifier) == ["items.0.imageUrl", "items.1.imageUrl"], "\(note.trace.steps)")
+        #expect(view.variants == ["orientation": "landscape", "showsPaging": "0"], "\(view.variants)")
     }
 
     @Test func whatTheViewCannotHaveIsSaidAndLeftOut() throws {
@@ -92,7 +101,7 @@ struct SDKContentViewTests {
         #expect(long.contentView?.images.count == ContentViewStep.maxImages, "\(long.contentView?.images.count ?? -1)")
         #expect(long.trace.fallbacks.map(\.message).contains { $0.contains("names 60 images") }, "\(long.trace.fallbacks)")
         let odd = try run(#""pt_id": "pt_carousel\"><script>", "pt_json": "[1, 2]""#, sdk: "clevertap")
-        #expect(odd.contentView?.variant == nil && odd.contentView?.data.contains { $0.key == "pt_id" } == true)
+        #expect(odd.contentView?.variants.isEmpty == true && odd.contentView?.data.contains { $0.key == "pt_id" } == true)
     }
 
     @Test func withoutTheSDKNothingIsRead() throws {

@@ -25,8 +25,8 @@ struct ContentViewStep {
         guard let (sdk, view) = settings.sdks.lazy.compactMap({ sdk in sdk.contentView.map { (sdk, $0) } }).first else { return }
         let said = sdk.said(view.source)
         var data = note.userInfo
-        if let key = view.dataKey, let text = note.userInfo.first(where: { $0.key == key })?.value.string {
-            if let object = try? JSONParser.parse(Array(text.utf8), file: key), case .object(let members) = object {
+        if let key = view.dataKeys.first(where: { k in note.userInfo.contains { $0.key == k } }) {
+            if let text = note.userInfo.first(where: { $0.key == key })?.value.string, let object = try? JSONParser.parse(Array(text.utf8), file: key), case .object(let members) = object {
                 data = members
             } else {
                 note.trace.steps.append(.init(step: "view", outcome: "failed", message: "\(key) is not a JSON object in a string; the view reads the payload's own keys, \(said)"))
@@ -56,9 +56,17 @@ struct ContentViewStep {
                 step(error.code.outcome, 0, "\(error.message); the view leaves it out")
             }
         }
-        let variant = view.variantKey.flatMap { KeyPath($0).lookup(in: JSONValue.object(data)).value as? JSONValue }?.string
-        note.contentView = .init(sdk: sdk.name, template: view.template,
-                                 variant: variant.flatMap { v in v.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ? v : nil },
-                                 data: data, images: images)
+        var variants: [String: String] = [:]
+        for key in view.variantKeys {
+            let text: String?
+            switch KeyPath(key).lookup(in: JSONValue.object(data)).value as? JSONValue {
+            case .string(let s)?: text = s
+            case .number(let n)? where n == n.rounded() && abs(n) < 1e9: text = String(Int(n))
+            case .bool(let b)?: text = b ? "1" : "0"
+            default: text = nil
+            }
+            if let text, !text.isEmpty, text.utf8.count <= 64, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) { variants[key] = text }
+        }
+        note.contentView = .init(sdk: sdk.name, template: view.template, variants: variants, data: data, images: images)
     }
 }
