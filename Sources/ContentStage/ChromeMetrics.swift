@@ -106,21 +106,6 @@ public struct ChromeMetrics: Sendable {
 
     /// The rows as nested template objects: `list.inset` is `{{chrome.list.inset}}`.
     public var templateValue: TemplateValue {
-        var root: [String: Any] = [:]
-        for row in rows { Self.insert(row.value, at: row.name.split(separator: ".").map(String.init)[...], into: &root) }
-        return Self.value(root)
-    }
-
-    private static func insert(_ v: Double, at path: ArraySlice<String>, into o: inout [String: Any]) {
-        guard let head = path.first else { return }
-        if path.count == 1 { o[head] = v; return }
-        var child = o[head] as? [String: Any] ?? [:]
-        insert(v, at: path.dropFirst(), into: &child)
-        o[head] = child
-    }
-
-    private static func value(_ any: Any) -> TemplateValue {
-        if let o = any as? [String: Any] { return .object(o.mapValues(value)) }
-        return .number(any as? Double ?? 0)
+        rows.reduce(.object([:])) { root, row in root.setting(.number(row.value), at: row.name.split(separator: ".").map(String.init)[...]) }
     }
 }
