@@ -37,27 +37,30 @@ let package = Package(
         .target(name: "CFiles"),
         .target(name: "ConfinedFiles", dependencies: ["CFiles"]),
         .target(name: "Diagnostics"),
+        // The file formats inputs come in, each read by our own reader with a budget and the
+        // position of every error: JSON, property lists (XML, binary, OpenStep) and YAML.
+        .target(name: "Formats", dependencies: ["Checked", "CXML2", "CYAML", "ConfinedFiles"]),
 
         // Pipeline stages.
         .target(name: "Imaging", dependencies: ["CShim", "Checked", "ConfinedFiles"]),
-        .target(name: "Payload", dependencies: ["Diagnostics", "Checked", "CXML2", "ConfinedFiles"]),
-        .target(name: "ServiceStage", dependencies: ["Diagnostics", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked", "ConfinedFiles"]),
+        .target(name: "Payload", dependencies: ["Diagnostics", "Formats", "Checked", "ConfinedFiles"]),
+        .target(name: "ServiceStage", dependencies: ["Diagnostics", "Formats", "Payload", "Imaging", "Templating", "CCrypto", "CShim", "Checked", "ConfinedFiles"]),
         .target(name: "Templating", dependencies: ["Diagnostics", "CXML2", "Checked", "ConfinedFiles"]),
         .target(name: "Styling", dependencies: ["Diagnostics", "Templating", "Typography", "Checked"]),
         .target(name: "Typography", dependencies: ["CPango", "Checked", "ConfinedFiles"]),
         .target(name: "Layout", dependencies: ["Styling", "Templating", "Typography", "Imaging", "Checked"]),
         .target(name: "Rendering", dependencies: ["Layout", "Styling", "Templating", "Typography", "Imaging", "CPango", "Checked"]),
-        .target(name: "ContentStage", dependencies: ["Diagnostics", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked", "ConfinedFiles"]),
+        .target(name: "ContentStage", dependencies: ["Diagnostics", "Formats", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked", "ConfinedFiles"]),
         // One listening socket for HTTP/1.1, h2c and HTTP/2 over TLS, and one request handler.
         .target(name: "HTTP", dependencies: ["CHTTP", "ConfinedFiles"]),
-        .target(name: "PushPreview", dependencies: ["HTTP", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked", "ConfinedFiles"]),
+        .target(name: "PushPreview", dependencies: ["HTTP", "Formats", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked", "ConfinedFiles"]),
         // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
         // and its storyboard as a starter template (Templating escapes the text it writes),
         // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
-        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked", "ConfinedFiles"]),
-        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked", "ConfinedFiles"]),
+        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Formats", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked", "ConfinedFiles"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "Formats", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked", "ConfinedFiles"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
-        .target(name: "FuzzTargets", dependencies: ["Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
+        .target(name: "FuzzTargets", dependencies: ["Formats", "Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "ContentStage", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography", "ConfinedFiles"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging", "ConfinedFiles"]),
         // Tests/Fixtures/layout laid out the one way the fidelity check and the Layout and Styling
@@ -72,12 +75,13 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["LayoutFixtures", "Layout"]),
         .testTarget(name: "StylingTests", dependencies: ["LayoutFixtures", "Styling"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
-        .testTarget(name: "PayloadTests", dependencies: ["Payload", "Diagnostics", "Checked"]),
-        .testTarget(name: "ServiceStageTests", dependencies: ["ServiceStage", "Payload", "Imaging", "Templating", "ConfinedFiles"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
+        .testTarget(name: "PayloadTests", dependencies: ["Formats", "Payload", "Diagnostics", "Checked"]),
+        .testTarget(name: "ServiceStageTests", dependencies: ["Formats", "ServiceStage", "Payload", "Imaging", "Templating", "ConfinedFiles"]),
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload", "ConfinedFiles"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "Payload", "ConfinedFiles"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["ConfinedFiles", "Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "XcodeImportTests", dependencies: ["Formats", "XcodeImport", "Payload", "ConfinedFiles"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["Formats", "ConfinedFiles", "Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

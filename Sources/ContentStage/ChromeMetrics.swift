@@ -2,6 +2,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// The system chrome's numbers for one iOS version, as data: `Templates/system/iosNN/metrics.json`,
 /// each row citing the capture or decompiled code it comes from and its error (METRICS.md is

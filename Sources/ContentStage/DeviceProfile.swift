@@ -1,6 +1,7 @@
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// A device a mock-up is drawn for. The profiles are data: `Templates/system/devices.json`, plus
 /// a project's own `devices.json` (same shape; an id already known replaces that profile).

@@ -4,6 +4,7 @@ import Payload
 import Styling
 import Templating
 import Typography
+import Formats
 
 /// The numbers by which one iOS version's chrome differs from iOS 18's, as data:
 /// `Templates/system/iosNN/metrics.json` (rows as iOS 18's metrics file: name, value, unit,

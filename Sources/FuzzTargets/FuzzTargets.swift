@@ -10,6 +10,7 @@ import Styling
 import Templating
 import Typography
 import XcodeImport
+import Formats
 
 /// What each fuzz target does with one input, shared by the libFuzzer executables in Fuzz/ and by
 /// the regression test that replays every crasher kept in Tests/Fixtures/fuzz/TARGET/. Each may

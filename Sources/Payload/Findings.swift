@@ -1,4 +1,5 @@
 import Diagnostics
+import Formats
 
 // This module's errors as findings, with the position each knows.
 

@@ -1,3 +1,4 @@
+import Formats
 /// A path to a value inside a payload's custom keys, wherever a setting names a key:
 /// `image-url`, `attachment.url`, `items.0.url`. Dots separate keys, a number indexes an array.
 /// A key that itself holds a dot (`com.example.url`) is still found: at each level the longest

@@ -1,5 +1,6 @@
 import Diagnostics
 import Checked
+import Formats
 /// An APNs payload, read from a `.apns` (Simulator drag-and-drop) or `.json` file.
 public struct Payload: Sendable {
     public struct Alert: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import ConfinedFiles
 import Foundation
+import Formats
 
 /// How a push SDK's service extension reads a payload, as data: `Templates/sdks/ID.json`, one
 /// file per SDK, each fact with its source (`owner/repo@commit:path:line`, or `doc:` and a page).

@@ -7,6 +7,7 @@ import Payload
 import ServiceStage
 import Styling
 import XcodeImport
+import Formats
 
 /// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.
 public struct Project: Sendable {

@@ -1,6 +1,7 @@
 import Checked
 import ContentStage
 import Diagnostics
+import Formats
 import Foundation
 import XcodeImport
 
@@ -21,8 +22,7 @@ struct XcodeReading: Codable, Sendable {
 
     struct ContentExtensionPlist: Codable, Sendable {
         var file: String
-        /// The plist's root, in binary plist form (it holds any plist value).
-        var root: Data
+        var root: PropertyListValue
     }
 
     init(_ path: URL, settingsFile: String) throws(ProjectError) {
@@ -44,17 +44,12 @@ struct XcodeReading: Codable, Sendable {
         inputs = app.project.definitionFiles + plists
         for ext in app.extensions where ext.isContent {
             let file = ext.infoPlistFile?.path ?? "\(ext.target.name)'s generated Info.plist"
-            do {
-                contentExtensions.append(.init(file: file, root: try PropertyListSerialization.data(fromPropertyList: ext.infoPlist, format: .binary, options: 0)))
-            } catch { problems.append("\(file): cannot be passed on (\(error.localizedDescription)); the extension is not drawn") }
+            contentExtensions.append(.init(file: file, root: ext.infoPlist))
         }
     }
 
     /// The content extensions' Info.plists as `ContentConfiguration` reads them.
     var extensionPlists: [ContentConfiguration.InfoPlist] {
-        contentExtensions.map { ext in
-            let root = (try? PropertyListSerialization.propertyList(from: ext.root, options: [], format: nil)) as? [String: Any] ?? [:]
-            return ContentConfiguration.InfoPlist(file: ext.file, root: root)
-        }
+        contentExtensions.map { ContentConfiguration.InfoPlist(file: $0.file, root: $0.root) }
     }
 }

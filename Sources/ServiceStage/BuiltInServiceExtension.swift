@@ -2,6 +2,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// PushPreview's own service extension, written on the same API a team's would be: decrypt,
 /// enrich and attach media in order, keep the best attempt, and hand it over on expiry.

@@ -1,5 +1,6 @@
 import Diagnostics
 import Payload
+import Formats
 
 /// What the service stage hands to the content stage: the content iOS would display.
 public struct DeliveredNotification: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Payload
+import Formats
 
 /// userInfo travels as Foundation values (`[AnyHashable: Any]`, as on iOS); the rest of the
 /// pipeline uses JSONValue. Keys come back sorted, so output never depends on hash order.

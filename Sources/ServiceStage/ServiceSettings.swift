@@ -2,6 +2,7 @@ import Checked
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// The service stage's part of `pushpreview.json`.
 ///

@@ -3,6 +3,7 @@ import ConfinedFiles
 import Foundation
 import Imaging
 import Payload
+import Formats
 
 /// The service stage: the system's localization of the alert, then the Notification Service
 /// Extension (PushPreview's own, or a team's subclass) under the time budget, with graceful

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Payload
+import Formats
 
 /// JSON and property lists as a mutation campaign wrote them: each is read or refused with a
 /// position, never a trap and never an expansion without bound.
@@ -47,12 +48,12 @@ struct HostileFormatTests {
                                     "CFBundleVersion": 42, "Name": "Café ☕"]
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
             let data = try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0)
-            let read = try #require(try PropertyList.read([UInt8](data), file: "Info.plist") as? [String: Any])
-            #expect(read["CFBundleVersion"] as? Int == 42 && read["Name"] as? String == "Café ☕", "\(format)")
-            let attributes = (read["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any]
-            #expect(attributes?["UNNotificationExtensionCategory"] as? [String] == ["a", "b"])
-            #expect(attributes?["UNNotificationExtensionInitialContentSizeRatio"] as? Double == 0.5)
-            #expect(attributes?["UNNotificationExtensionDefaultContentHidden"] as? Bool == true)
+            let read = try PropertyList.read([UInt8](data), file: "Info.plist")
+            #expect(read["CFBundleVersion"] == .integer(42) && read["Name"] == .string("Café ☕"), "\(format)")
+            let attributes = read["NSExtension"]?["NSExtensionAttributes"]
+            #expect(attributes?["UNNotificationExtensionCategory"] == .array([.string("a"), .string("b")]))
+            #expect(attributes?["UNNotificationExtensionInitialContentSizeRatio"] == .real(0.5))
+            #expect(attributes?["UNNotificationExtensionDefaultContentHidden"] == .bool(true))
         }
     }
 

@@ -1,6 +1,7 @@
 import Testing
 import Diagnostics
 import Payload
+import Formats
 
 struct JSONParserTests {
     @Test func keepsBooleansAndOrder() throws {

@@ -2,6 +2,7 @@ import Checked
 import Foundation
 import Payload
 import Testing
+import Formats
 
 /// One budget type for every reader: the same error words for nesting and size whichever format
 /// went too deep, each at its file and position.

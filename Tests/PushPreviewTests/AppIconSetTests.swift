@@ -4,6 +4,7 @@ import Foundation
 import Payload
 import Testing
 import XcodeImport
+import Formats
 
 /// Issue 23: an asset catalog's app icon set (`Contents.json`) read strictly, on fixtures in the
 /// shapes Xcode writes (Tests/Fixtures/xcode/icon/Sets.xcassets): every mutation of a value is an

@@ -2,6 +2,7 @@ import ContentStage
 import Foundation
 import Payload
 import Testing
+import Formats
 
 /// The device profiles: every shipped one with its safe area and the sources it rests on; a
 /// project's own profile without a safe area gets its kind's; a value out of range is refused

@@ -3,6 +3,7 @@ import Checked
 import Payload
 import Testing
 import XcodeImport
+import Formats
 
 /// Issue 15, the first part: an Xcode project's pbxproj (the old-style OpenStep property list)
 /// read strictly, its object graph resolved, on files written here in the shape Xcode writes.
@@ -45,11 +46,11 @@ struct XcodeProjectTests {
     /// The same reader reads Xcode's escapes, data, comments and bare words.
     @Test func openStepValues() throws {
         let text = #"// !$*UTF8*$!"# + "\n" + #"{ a = "tab\tquote\" \U00e9 \101"; b = <0fAB 10>; c = (x/y.z, "$(SRCROOT)/a", -1.5, ); /* c */ d/*x*/ = {}; }"#
-        let value = try #require(try PropertyList.read(Array(text.utf8), file: "t.pbxproj") as? [String: Any])
-        #expect(value["a"] as? String == "tab\tquote\" é A")
-        #expect(value["b"] as? Data == Data([0x0F, 0xAB, 0x10]))
-        #expect(value["c"] as? [String] == ["x/y.z", "$(SRCROOT)/a", "-1.5"])
-        #expect((value["d"] as? [String: Any])?.isEmpty == true)
+        let value = try PropertyList.read(Array(text.utf8), file: "t.pbxproj")
+        #expect(value["a"]?.string == "tab\tquote\" é A")
+        #expect(value["b"] == .data(Data([0x0F, 0xAB, 0x10])))
+        #expect(value["c"]?.strings == ["x/y.z", "$(SRCROOT)/a", "-1.5"])
+        #expect(value["d"] == .dictionary(.init()))
     }
 
     /// A cut-short file, at many places, is an error with the file, line and column; a reference
@@ -148,11 +149,11 @@ struct XcodeProjectTests {
         #expect(problems.isEmpty)
         // The Info.plist the build makes: $(VAR)s expanded; a generated one from INFOPLIST_KEY_ settings.
         let info = XcodeDiscovery.infoPlist(of: ext, in: project, configuration: "Debug", problems: &problems)
-        #expect(info["CFBundleIdentifier"] as? String == "com.example.Harbor.content")
+        #expect(info["CFBundleIdentifier"]?.string == "com.example.Harbor.content")
         let app = try #require(project.targets.first { $0.isApplication })
         let generated = XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Debug", problems: &problems)
-        #expect(generated["CFBundleDisplayName"] as? String == #"Harbor "Beta""# && generated["UIApplicationSceneManifest_Generation"] as? String == "YES")
-        #expect(XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Release", problems: &problems)["CFBundleDisplayName"] as? String == "Harbor")
+        #expect(generated["CFBundleDisplayName"]?.string == #"Harbor "Beta""# && generated["UIApplicationSceneManifest_Generation"]?.string == "YES")
+        #expect(XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Release", problems: &problems)["CFBundleDisplayName"]?.string == "Harbor")
         // UIAppFonts: a name found among the target's resources, and one that is not.
         var withFonts = plist
         withFonts["UIAppFonts"] = ["MainInterface.storyboard", "Brand-Bold.otf"]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ServiceStage
+import Formats
 
 /// The forms real catalogs take: a .stringsdict with plural rules, String Catalog device and
 /// plural variations nested either way, substitutions, every format specifier, shouldTranslate.

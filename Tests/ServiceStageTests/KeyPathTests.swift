@@ -3,6 +3,7 @@ import Payload
 @testable import ServiceStage
 import Templating
 import Testing
+import Formats
 
 /// Issue 16: key paths wherever a key is named (mediaKeys, attachment options, enrich keys),
 /// arrays indexed, a missing or wrong-typed step a warning; and the `set` step writing every

@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 @testable import ServiceStage
+import Formats
 
 /// Each push SDK of Templates/sdks against a payload in the shape its vendor sends, the image
 /// served without a file extension by a real HTTP server on 127.0.0.1.

@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 import ServiceStage
+import Formats
 
 /// `"decrypt": {"scheme": "webpush", …}` through the service stage: messages the tests' sender
 /// makes (checked against the RFC in `WebPushVectorTests`) replace the alert; every way one can

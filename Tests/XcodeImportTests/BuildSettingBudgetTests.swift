@@ -183,8 +183,8 @@ struct BuildSettingBudgetTests {
         let app = try #require(project.targets.first)
         var problems: [String] = []
         let plist = XcodeDiscovery.infoPlist(of: app, in: project, configuration: "Debug", problems: &problems)
-        #expect(plist["CFBundleDisplayName"] as? String == "Tides Beta")
-        #expect((plist["UIHuge"] as? [Any])?.first as? String == "")
+        #expect(plist["CFBundleDisplayName"]?.string == "Tides Beta")
+        #expect(plist["UIHuge"]?.array?.first == .string(""))
         #expect(problems == ["target App's Info.plist: UIHuge[0]: expands to more than 64 KB of build settings; read as empty"])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// Issue 15, part 5: categories, userInfo keys and outlet bindings read from an app's Swift and
 /// Objective-C code. The fixtures under Tests/Fixtures/xcode/code are written here in the shapes

@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// Issue 22, items 4 and 6, on Tests/Fixtures/xcode/codeview/Kestrel (written in the shapes of
 /// Surround's SwiftUI content extension, iOSNotifications' Objective-C one and service extension,

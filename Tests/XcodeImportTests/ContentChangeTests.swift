@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// What a service extension's code sets on the content, read from sources in the shapes Xcode's
 /// own templates and real apps have (written here): followed into `set` templates where the value

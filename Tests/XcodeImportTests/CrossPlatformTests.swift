@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// Issue 39: React Native, Flutter, Capacitor and Expo apps (Tests/Fixtures/crossplatform, each in
 /// the shape of the public apps in notes/xplat/REPOS.md, with names and strings of their own). Their

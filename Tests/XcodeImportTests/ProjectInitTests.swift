@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 import XcodeImport
+import Formats
 
 /// Issue 15: `pushpreview init` on Tests/Fixtures/xcode/Lighthouse — what it writes, that it
 /// writes the same bytes twice, and that a file a person changed is kept unless forced.

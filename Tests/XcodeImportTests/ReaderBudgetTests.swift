@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// Every reader we wrote under one nesting and size budget (`InputBudget`): input nested past it
 /// is an error or a problem naming the file and position, never a stack overflow or a reader that

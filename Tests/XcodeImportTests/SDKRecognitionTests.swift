@@ -3,6 +3,7 @@ import Foundation
 import Payload
 import Testing
 @testable import XcodeImport
+import Formats
 
 /// Service extensions in the shapes push SDKs' samples have: an empty subclass, a call with the
 /// app's content handler, an Objective-C object held by the app's extension, an import only.

@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 import XcodeImport
+import Formats
 
 /// Tuist manifests read through swiftc's parse-only AST into the project model. The fixture,
 /// Tests/Fixtures/xcode/tuist-driftwood, is written in the shapes public Tuist apps commit: a
@@ -81,8 +82,8 @@ struct TuistTests {
         #expect(app.extensions.map(\.point) == [XcodeApp.Extension.content, XcodeApp.Extension.service])
         // The content extension's Info.plist as Tuist writes it (no file); the service's from its file, $(VAR) expanded.
         #expect(app.extensions[0].infoPlistFile == nil && app.extensions[1].infoPlistFile?.lastPathComponent == "Info.plist")
-        #expect(app.extensions[1].infoPlist["CFBundleDisplayName"] as? String == "Driftwood Service")
-        #expect((app.extensions[0].infoPlist["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String == "DriftwoodContent.NotificationViewController")
+        #expect(app.extensions[1].infoPlist["CFBundleDisplayName"]?.string == "Driftwood Service")
+        #expect(app.extensions[0].infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "DriftwoodContent.NotificationViewController")
         var problems: [String] = []
         #expect(app.appIcon(problems: &problems)?.set?.light?.lastPathComponent == "AppIcon.png")
         #expect(app.stringsFolders(problems: &problems).map(\.lastPathComponent) == ["Resources", "Resources"])

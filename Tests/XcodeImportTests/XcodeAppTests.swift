@@ -29,8 +29,8 @@ struct XcodeAppTests {
         #expect(app.extensions.map(\.point) == [XcodeApp.Extension.content, XcodeApp.Extension.service])
         // The Info.plist as built: the file's keys, the generated ones and $(VAR) expanded.
         let service = try #require(app.extensions.last)
-        #expect((service.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String == "LighthouseService.NotificationService")
-        #expect(app.appInfoPlist["UIAppFonts"] as? [String] == ["LighthouseSerif.ttf"] && app.appInfoPlist["CFBundleDisplayName"] as? String == "Lighthouse")
+        #expect(service.infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "LighthouseService.NotificationService")
+        #expect(app.appInfoPlist["UIAppFonts"]?.strings == ["LighthouseSerif.ttf"] && app.appInfoPlist["CFBundleDisplayName"]?.string == "Lighthouse")
         var problems: [String] = []
         let icon = try #require(app.appIcon(problems: &problems))
         #expect(icon.set?.light?.lastPathComponent == "AppIcon.png" && icon.set?.dark?.lastPathComponent == "AppIcon-Dark.png" && icon.set?.tinted?.lastPathComponent == "AppIcon-Tinted.png")

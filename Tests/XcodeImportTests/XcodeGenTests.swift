@@ -2,6 +2,7 @@ import Foundation
 import Payload
 import Testing
 import XcodeImport
+import Formats
 
 /// XcodeGen specs read as the project XcodeGen would generate from them. The fixture,
 /// Tests/Fixtures/xcode/xcodegen, is written here in the shapes element-ios commits: a
@@ -80,9 +81,9 @@ struct XcodeGenTests {
         #expect(app.extensions.map(\.point) == [XcodeApp.Extension.content, XcodeApp.Extension.service])
         // The service extension's Info.plist is the one XcodeGen writes from `info:` (no file yet), $(VAR)s expanded.
         let service = try #require(app.extensions.last)
-        #expect(service.infoPlist["CFBundleIdentifier"] as? String == "com.example.tidewater.service")
-        #expect(service.infoPlist["CFBundleDisplayName"] as? String == "Tidewater Service" && service.infoPlist["CFBundlePackageType"] as? String == "XPC!")
-        #expect((service.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String == "TidewaterNSE.NotificationService")
+        #expect(service.infoPlist["CFBundleIdentifier"]?.string == "com.example.tidewater.service")
+        #expect(service.infoPlist["CFBundleDisplayName"]?.string == "Tidewater Service" && service.infoPlist["CFBundlePackageType"]?.string == "XPC!")
+        #expect(service.infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "TidewaterNSE.NotificationService")
         #expect(service.infoPlistFile?.lastPathComponent == "Info.plist")
         var problems: [String] = []
         #expect(app.appIcon(problems: &problems)?.set?.light?.path.hasSuffix("Tidewater/Assets/Images.xcassets/AppIcon-Tides.appiconset/Tides.png") == true)

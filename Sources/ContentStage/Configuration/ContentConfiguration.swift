@@ -2,6 +2,7 @@ import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
+import Formats
 
 /// What the content extension's view controller would decide in code, per category, set in
 /// `pushpreview.json` → `"categories": {"ID": {...}}`.
@@ -39,8 +40,8 @@ public struct ContentConfiguration: Sendable {
     /// An extension's Info.plist already read (an Xcode target's, as its build makes it).
     public struct InfoPlist {
         public var file: String
-        public var root: [String: Any]
-        public init(file: String, root: [String: Any]) { self.file = file; self.root = root }
+        public var root: PropertyListValue
+        public init(file: String, root: PropertyListValue) { self.file = file; self.root = root }
     }
 
     /// `extensionPlists`: content extensions read elsewhere (an Xcode app's), after the folder's own.

@@ -2,6 +2,7 @@ import ConfinedFiles
 import Diagnostics
 import Foundation
 import Payload
+import Formats
 
 /// One Notification Content Extension, from its Info.plist (reference §5.2): the categories it
 /// draws and how the system frames its view.
@@ -30,7 +31,7 @@ public struct ContentExtension: Sendable, Equatable {
             if case .tooLarge(let size, _) = error.reason { return (nil, [Diagnostic(.error, code: .path, file: file, "\(size) bytes; an Info.plist over 1 MB is not read")]) }
             return (nil, [Diagnostic(.error, code: .path, file: file, error.isMissing ? "no such file" : error.why)])
         }
-        let plist: Any
+        let plist: PropertyListValue
         do { plist = try PropertyList.read(data, file: file) } catch {
             var d = error.diagnostic
             d.message = "not a property list (XML or binary): \(error.message)"
@@ -40,13 +41,13 @@ public struct ContentExtension: Sendable, Equatable {
     }
 
     /// The same, for an Info.plist already read (`file` names it in the issues).
-    public static func read(root plist: Any, file: String, servicesAllowed: Bool) -> (ContentExtension?, [Diagnostic]) {
+    public static func read(root plist: PropertyListValue, file: String, servicesAllowed: Bool) -> (ContentExtension?, [Diagnostic]) {
         var issues: [Diagnostic] = []
         func issue(_ s: Diagnostic.Severity, _ key: String, _ m: String) { issues.append(Diagnostic(s, code: .extensionInfo, file: file, keyPath: key, m)) }
-        guard let root = plist as? [String: Any], let ext = root["NSExtension"] as? [String: Any] else {
+        guard let ext = plist["NSExtension"]?.dictionary else {
             return (nil, [Diagnostic(.error, code: .extensionInfo, file: file, keyPath: "NSExtension", "missing: a content extension's Info.plist has an NSExtension dictionary")])
         }
-        let point = ext["NSExtensionPointIdentifier"] as? String
+        let point = ext["NSExtensionPointIdentifier"]?.string
         switch point {
         case Self.pointIdentifier: break
         case Self.servicePointIdentifier:
@@ -61,17 +62,17 @@ public struct ContentExtension: Sendable, Equatable {
             return (nil, issues)
         }
         let attributesKey = "NSExtension.NSExtensionAttributes"
-        guard let attributes = ext["NSExtensionAttributes"] as? [String: Any] else {
+        guard let attributes = ext["NSExtensionAttributes"]?.dictionary else {
             issue(.error, attributesKey, "missing: it holds UNNotificationExtensionCategory and the view's settings")
             return (nil, issues)
         }
         var result = ContentExtension(file: file, categories: [])
         let categoryKey = "\(attributesKey).UNNotificationExtensionCategory"
         switch attributes["UNNotificationExtensionCategory"] {
-        case let s as String: result.categories = [s]
-        case let list as [Any]:
+        case .string(let s): result.categories = [s]
+        case .array(let list):
             for (i, item) in list.enumerated() {
-                if let s = item as? String { result.categories.append(s) } else { issue(.error, "\(categoryKey)[\(i)]", "expected a string") }
+                if let s = item.string { result.categories.append(s) } else { issue(.error, "\(categoryKey)[\(i)]", "expected a string") }
             }
         case nil: issue(.error, categoryKey, "missing (required): the category identifier(s) this extension draws")
         default: issue(.error, categoryKey, "expected a string or an array of strings")
@@ -83,26 +84,25 @@ public struct ContentExtension: Sendable, Equatable {
         }
 
         let ratioKey = "\(attributesKey).UNNotificationExtensionInitialContentSizeRatio"
-        // Foundation bridges numbers and booleans both ways, so <true/> is told apart by its type.
-        let ratio = attributes["UNNotificationExtensionInitialContentSizeRatio"]
-        switch ratio {
+        switch attributes["UNNotificationExtensionInitialContentSizeRatio"] {
         case nil: issue(.error, ratioKey, "missing (required): height ÷ width of the view while it loads, e.g. 0.5; using 1")
-        case let v? where type(of: v) == Bool.self: issue(.error, ratioKey, "expected a number, got a boolean; using 1")
-        case let s as String:
+        case .bool: issue(.error, ratioKey, "expected a number, got a boolean; using 1")
+        case .string(let s):
             if let v = Double(s.trimmed), v >= 0, v <= 10 {
                 result.initialContentSizeRatio = v
                 issue(.warning, ratioKey, "is a string; make it a Number (real)")
             } else { issue(.error, ratioKey, "\"\(s)\" is not a positive number; using 1") }
         // 0 ships in apps whose views size themselves: no initial box, then the content's height.
-        case let v as NSNumber where v.doubleValue >= 0 && v.doubleValue <= 10: result.initialContentSizeRatio = v.doubleValue
-        case let v as NSNumber: issue(.error, ratioKey, "\(v) is outside 0 ≤ ratio ≤ 10; using 1")
+        case let number? where number.number != nil:
+            let v = number.number!
+            if v >= 0, v <= 10 { result.initialContentSizeRatio = v } else { issue(.error, ratioKey, "\(number.integer.map(String.init) ?? "\(v)") is outside 0 ≤ ratio ≤ 10; using 1") }
         default: issue(.error, ratioKey, "expected a number; using 1")
         }
         func flag(_ name: String) -> Bool {
             switch attributes[name] {
             case nil: return false
-            case let b as Bool where type(of: attributes[name]!) == Bool.self: return b
-            case let s as String where ["YES", "NO", "true", "false"].contains(s):
+            case .bool(let b): return b
+            case .string(let s) where ["YES", "NO", "true", "false"].contains(s):
                 issue(.warning, "\(attributesKey).\(name)", "is a string; make it a Boolean")
                 return s == "YES" || s == "true"
             default:

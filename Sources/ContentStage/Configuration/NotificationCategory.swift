@@ -3,6 +3,7 @@ import Diagnostics
 import Foundation
 import Payload
 import ServiceStage
+import Formats
 
 /// A `UNNotificationAction` (reference §6.1–6.2); a text-input action when `textInput` is set.
 public struct NotificationAction: Sendable, Equatable {

@@ -5,6 +5,7 @@ import Foundation
 import Payload
 import ServiceStage
 import Templating
+import Formats
 
 /// What a view's templates are filled from, in the job's locale: the notification as delivered,
 /// the app's name, the images media preparation registered, the category's actions and the

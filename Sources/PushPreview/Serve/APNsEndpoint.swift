@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Payload
+import Formats
 
 /// `POST /3/device/TOKEN` answered as APNs's provider API answers: the same statuses, the same
 /// `{"reason": …}` bodies, in the order APNs checks (the request, then its token, then the

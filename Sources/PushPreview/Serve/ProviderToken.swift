@@ -3,6 +3,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import ServiceStage
+import Formats
 
 /// Token authentication as APNs checks it: an ES256 JWT (`authorization: bearer …`) whose header
 /// names the key (`kid`) and whose claims name the team (`iss`) and when it was made (`iat`),

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// The pushes the APNs endpoint took, newest first: each kept as `PROJECT/received/TIME-ID.apns`
@@ -49,12 +50,9 @@ struct ReceivedPushes {
     /// What a push's card is titled by: its alert's title, else its body (the alert as a string is
     /// its body), as the person sending it wrote it; nil when it has no alert.
     static func alertTitle(_ payload: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
-              let aps = object["aps"] as? [String: Any] else { return nil }
-        if let text = aps["alert"] as? String { return text.isEmpty ? nil : text }
-        guard let alert = aps["alert"] as? [String: Any] else { return nil }
-        for key in ["title", "subtitle", "body"] { if let text = alert[key] as? String, !text.isEmpty { return text } }
-        return nil
+        guard let alert = (try? JSONParser.parse(payload, file: "payload"))?["aps"]?["alert"] else { return nil }
+        if let text = alert.string { return text.isEmpty ? nil : text }
+        return ["title", "subtitle", "body"].lazy.compactMap { alert[$0]?.string }.first { !$0.isEmpty }
     }
 
     /// `TIME-ID`: sortable by arrival, unique by the apns-id.

@@ -1,5 +1,6 @@
 import Checked
 import ConfinedFiles
+import Formats
 import Foundation
 import HTTP
 import Imaging
@@ -134,8 +135,8 @@ public struct ServeSite: Sendable {
             return text(415, "send the cards in view as application/json: {\"cards\": [ID…]}\n")
         }
         guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
-              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-              let cards = object["cards"] as? [String] else {
+              case .array(let items)? = (try? JSONParser.parse(request.body, file: "request"))?["cards"],
+              case let cards = items.compactMap(\.string), cards.count == items.count else {
             return text(400, "expected {\"cards\": [ID…]} of at most \(Self.largestViewing >> 10) kB\n")
         }
         gallery.viewing(cards)
@@ -151,8 +152,8 @@ public struct ServeSite: Sendable {
             return text(415, "send {\"card\": ID, \"approved\": true} as application/json\n")
         }
         guard !request.bodyTooLarge, request.body.count <= Self.largestViewing,
-              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-              let card = object["card"] as? String, let approved = object["approved"] as? Bool else {
+              let object = try? JSONParser.parse(request.body, file: "request"),
+              let card = object["card"]?.string, case .bool(let approved)? = object["approved"] else {
             return text(400, "expected {\"card\": ID, \"approved\": true|false}\n")
         }
         do {

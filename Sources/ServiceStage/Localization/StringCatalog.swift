@@ -1,6 +1,7 @@
 import Diagnostics
 import Checked
 import Payload
+import Formats
 
 /// One localized string as catalogs and stringsdicts hold it: text, or variations by device
 /// (`iphone`, `ipad`, … `other`) or by plural category, nested, with `%#@name@` substitutions
@@ -100,23 +101,23 @@ public struct StringCatalog: Sendable {
 /// `%#@name@` variables are plural rules (`NSStringPluralRuleType`) on their own argument.
 public enum StringsDict {
     public static func parse(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> (entries: [String: LocalizedEntry], problems: [Diagnostic]) {
-        guard let root = try PropertyList.read(bytes, file: file) as? [String: Any] else {
+        guard let root = try PropertyList.read(bytes, file: file).dictionary else {
             throw PropertyList.ParseError(file: file, position: "line 1", message: "expected a dictionary of keys")
         }
         var entries: [String: LocalizedEntry] = [:], problems: [Diagnostic] = []
         for (key, value) in root {
-            guard let dict = value as? [String: Any], let format = dict["NSStringLocalizedFormatKey"] as? String else {
+            guard let dict = value.dictionary, let format = dict["NSStringLocalizedFormatKey"]?.string else {
                 problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: key, "no NSStringLocalizedFormatKey; not read")); continue
             }
             var entry = LocalizedEntry(value: .text(format))
             for (name, variable) in dict where name != "NSStringLocalizedFormatKey" {
-                guard let v = variable as? [String: Any] else { continue }
-                guard v["NSStringFormatSpecTypeKey"] as? String == "NSStringPluralRuleType" else {
-                    problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: "\(key).\(name)", "\(v["NSStringFormatSpecTypeKey"] as? String ?? "a variable without a type") is not read; only plural rules are"))
+                guard let v = variable.dictionary else { continue }
+                guard v["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType" else {
+                    problems.append(Diagnostic(.warning, code: .stringsForm, file: file, keyPath: "\(key).\(name)", "\(v["NSStringFormatSpecTypeKey"]?.string ?? "a variable without a type") is not read; only plural rules are"))
                     continue
                 }
-                let forms = v.compactMapValues { $0 as? String }.filter { ["zero", "one", "two", "few", "many", "other"].contains($0.key) }
-                entry.substitutions[name] = .init(argNum: nil, formatSpecifier: v["NSStringFormatValueTypeKey"] as? String ?? "d", forms: forms)
+                let forms = Dictionary(v.compactMap { entry in entry.value.string.map { (entry.key, $0) } }.filter { ["zero", "one", "two", "few", "many", "other"].contains($0.0) }) { $1 }
+                entry.substitutions[name] = .init(argNum: nil, formatSpecifier: v["NSStringFormatValueTypeKey"]?.string ?? "d", forms: forms)
             }
             entries[key] = entry
         }

@@ -1,4 +1,5 @@
 import Payload
+import Formats
 /// `Localizable.strings`: old-style property-list text, `"key" = "value";`, with comments and
 /// escapes, in UTF-8 or UTF-16 (with a byte-order mark, as Xcode writes it).
 public enum StringsFile {
@@ -10,12 +11,12 @@ public enum StringsFile {
     public static func parse(_ bytes: [UInt8], file: String) throws(ParseError) -> [String: String] {
         // A built app's tables are often property lists (Xcode writes binary ones): read them as such.
         if bytes.starts(with: Array("bplist00".utf8)) || bytes.starts(with: Array("<?xml".utf8)) {
-            let value: Any
+            let value: PropertyListValue
             do { value = try PropertyList.read(bytes, file: file) } catch {
                 throw ParseError(file: file, line: Int(error.position.split(separator: " ").last ?? "") ?? 0, message: error.message)
             }
-            guard let table = value as? [String: Any] else { throw ParseError(file: file, line: 1, message: "a property-list strings table must be a dictionary") }
-            return table.compactMapValues { $0 as? String }
+            guard let table = value.dictionary else { throw ParseError(file: file, line: 1, message: "a property-list strings table must be a dictionary") }
+            return Dictionary(table.compactMap { entry in entry.value.string.map { (entry.key, $0) } }) { $1 }
         }
         let text: String
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {

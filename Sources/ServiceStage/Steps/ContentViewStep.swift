@@ -1,5 +1,6 @@
 import Foundation
 import Payload
+import Formats
 
 /// What a push SDK's own content view reads when it is shown (CleverTap's carousel, Braze's Push
 /// Story): its data — a JSON object in a string key when the SDK reads one, else the payload —

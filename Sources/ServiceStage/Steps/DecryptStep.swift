@@ -1,6 +1,7 @@
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// Opens an encrypted payload with keys from the app group: an AES-256-GCM box (CryptoKit's
 /// combined layout, base64, its key chosen by key id) or a Web Push message (RFC 8291's

@@ -2,6 +2,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// Fills fields from JSON data in the app group, keyed by a payload value: for example a
 /// sender id to a display name and an avatar. Each rule's `set` templates see the record.

@@ -1,5 +1,6 @@
 import Foundation
 import Payload
+import Formats
 
 /// The one rule for "this payload value is media", which the service stage says of a value it
 /// attached from no key and `validate` reports the same way: a `data:` image, audio or video; an

@@ -1,6 +1,7 @@
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// The fields a service extension may change on the content, by the payload's names
 /// (`thread-id`) or the API's (`threadIdentifier`): the one place an `enrich` rule's `set` and

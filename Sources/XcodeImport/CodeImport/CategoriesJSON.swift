@@ -1,4 +1,5 @@
 import Payload
+import Formats
 
 extension CodeImport {
     /// categories.json's bytes for these categories, deterministic (sorted keys, stable order,

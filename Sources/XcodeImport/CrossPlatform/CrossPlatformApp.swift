@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// A React Native, Expo, Flutter or Capacitor app (issue 39): which framework the folder init is
 /// given is, from which file, where its iOS app is (`ios/`, Capacitor's `ios/App`), and its own

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// An Expo app with no ios/ folder (continuous native generation): its Xcode project is what
 /// `npx expo prebuild` makes from app.json / app.config.{js,ts} and their config plugins. The

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// The categories React Native, Capacitor, Expo and Flutter apps register through their
 /// notification libraries, as the `UNNotificationCategory`/`UNNotificationAction` constructions

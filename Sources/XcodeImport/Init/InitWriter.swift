@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// Writes `init`'s files so that running it again is safe: `.pushpreview-init.json` records a
 /// digest of each file as init wrote it, and a file whose bytes no longer match (the person

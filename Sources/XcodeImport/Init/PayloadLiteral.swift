@@ -1,4 +1,5 @@
 import Payload
+import Formats
 
 /// A payload a test builds in code: a Swift (`["aps": ["alert": "Hi"], "id": 5]`) or Objective-C
 /// (`@{@"aps": @{@"alert": @"Hi"}, @"id": @5}`) dictionary literal with an `"aps"` key, read from

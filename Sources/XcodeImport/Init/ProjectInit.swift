@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// `pushpreview init`: the project folder for an Xcode app. It points at the Xcode project
 /// (`"xcode"`, relative), so every run reads the app's Info.plists, strings, catalogs, icon and
@@ -89,8 +90,8 @@ public struct ProjectInit {
             .filter { $0.hasSuffix(".xcassets") && catalogs.insert($0).inserted }.compactMap { app.file($0, problems: &problems) }, in: app.repository, problems: &problems)
         var claimed: [String] = [], viewSDKs: [PushSDK] = []
         for ext in app.extensions where ext.isContent {
-            let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any] ?? [:]
-            let categories = (attributes["UNNotificationExtensionCategory"] as? [String]) ?? [(attributes["UNNotificationExtensionCategory"] as? String)].compactMap { $0 }
+            let category = ext.infoPlist["NSExtension"]?["NSExtensionAttributes"]?["UNNotificationExtensionCategory"]
+            let categories = category?.strings ?? [category?.string].compactMap { $0 }
             let extensionCode = CodeImport.read(ext.target.sources.compactMap { app.file($0, problems: &problems) }, in: app.repository, root: app.root)
             var (template, drawnInCode, isStarter) = starterTemplate(ext, code: extensionCode, colors: colors)
             // A view the SDK draws: PushPreview's copy of it where it has one, else a stand-in said on every mock-up.
@@ -233,7 +234,7 @@ public struct ProjectInit {
         let madeInCode = view.map { !$0.madeAt.isEmpty } ?? false
         let firstSite = view?.madeAt.first.map { String($0.prefix { $0 != " " }) }
         let said = firstSite.map { "\($0): \(ext.target.name) makes its content view in code" + (view?.hostsSwiftUI == true ? " (a SwiftUI view in a UIHostingController)" : "") }
-        let storyboardName = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionMainStoryboard"] as? String
+        let storyboardName = ext.infoPlist["NSExtension"]?["NSExtensionMainStoryboard"]?.string
         if let storyboardName {
             let candidates = ext.target.resources.filter { $0.hasSuffix("/\(storyboardName).storyboard") || $0 == "\(storyboardName).storyboard" }
             // The Base localization first, as the storyboard's layout lives there.
@@ -255,9 +256,7 @@ public struct ProjectInit {
             }
         }
         let sources = ext.target.sources.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }
-        let attributes = (ext.infoPlist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any]
-        let hidden = attributes?["UNNotificationExtensionDefaultContentHidden"]
-        let defaultContentHidden = hidden as? Bool ?? ["YES", "1", "true"].contains((hidden as? String) ?? "")
+        let defaultContentHidden = ext.infoPlist["NSExtension"]?["NSExtensionAttributes"]?["UNNotificationExtensionDefaultContentHidden"]?.isTrue ?? false
         let html = StarterTemplate.html(extensionName: ext.target.name, sources: sources, view: view, readsAttachments: code.readsAttachments,
                                         showsTitleAndBody: defaultContentHidden, userInfoKeys: code.userInfoKeys, types: code.userInfoTypes)
         return (html, said ?? "\(ext.target.name): has no storyboard; its view is made in code (\(sources.prefix(3).joined(separator: ", ")))", true)

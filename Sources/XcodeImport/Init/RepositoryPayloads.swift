@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// The payloads a repository already has (issue 22), which init writes into payloads/ before any
 /// sample: `.apns` files anywhere in it, JSON files with an `aps` object in test, fixture, doc

@@ -1,5 +1,6 @@
 import Imaging
 import Payload
+import Formats
 
 /// init's sample payload for a category no payload of the repository's shows: the keys the
 /// extensions read, each a value of the type the code reads it as (a number for `as? Int`, an

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// The app's icon as Xcode builds it: an Icon Composer bundle (`NAME.icon`, Xcode 26) or an
 /// asset catalog's icon set (`NAME.appiconset`).

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// An Icon Composer icon (Xcode 26's `NAME.icon` bundle: `icon.json` and the layer images in
 /// `Assets/`), read into what one appearance shows: the background fill and the layers, back to

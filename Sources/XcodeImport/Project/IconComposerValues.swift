@@ -3,6 +3,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Templating
+import Formats
 
 /// Reads `icon.json`'s values for one appearance, strictly: a value of the wrong type or an
 /// unknown spelling is a problem naming the file and key path, and the default is drawn instead.

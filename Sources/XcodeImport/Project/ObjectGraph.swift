@@ -1,35 +1,35 @@
+import Formats
 import Foundation
 
 /// The objects of a pbxproj by id, read with a note of what went wrong.
 struct ObjectGraph {
-    let objects: [String: Any]
+    let objects: PropertyListDictionary
     let file: String
     var problems: [String] = []
 
-    mutating func object(_ id: String, isa: String?, from: String) -> [String: Any]? {
-        guard let o = objects[id] as? [String: Any] else {
+    mutating func object(_ id: String, isa: String?, from: String) -> PropertyListDictionary? {
+        guard let o = objects[id]?.dictionary else {
             problems.append("\(file): object \(id) (from \(from)) is missing or not a dictionary; skipped")
             return nil
         }
-        if let isa, o["isa"] as? String != isa {
-            problems.append("\(file): object \(id) (from \(from)) is a \(o["isa"] as? String ?? "thing with no isa"), not a \(isa); skipped")
+        if let isa, o["isa"]?.string != isa {
+            problems.append("\(file): object \(id) (from \(from)) is a \(o["isa"]?.string ?? "thing with no isa"), not a \(isa); skipped")
             return nil
         }
         return o
     }
 
-    /// Each configuration's own settings (name, settings), strings and lists joined by spaces.
     /// Each configuration's name, its own settings, and the file reference of the xcconfig it is
     /// based on (`baseConfigurationReference`), if any.
-    mutating func configurations(_ listID: Any?, owner: String) -> [(name: String, settings: [String: String], base: String?)] {
-        guard let listID = listID as? String, let list = object(listID, isa: "XCConfigurationList", from: "\(owner)'s buildConfigurationList") else { return [] }
-        return (list["buildConfigurations"] as? [String] ?? []).compactMap { id in
+    mutating func configurations(_ listID: PropertyListValue?, owner: String) -> [(name: String, settings: [String: String], base: String?)] {
+        guard let listID = listID?.string, let list = object(listID, isa: "XCConfigurationList", from: "\(owner)'s buildConfigurationList") else { return [] }
+        return (list["buildConfigurations"]?.strings ?? []).compactMap { id in
             guard let c = object(id, isa: "XCBuildConfiguration", from: "\(owner)'s configurations") else { return nil }
             var settings: [String: String] = [:]
-            for (key, value) in c["buildSettings"] as? [String: Any] ?? [:] {
-                if let s = value as? String { settings[key] = s } else if let items = value as? [Any] { settings[key] = items.compactMap { $0 as? String }.joined(separator: " ") }
+            for (key, value) in c["buildSettings"]?.dictionary ?? .init() {
+                if let s = value.string { settings[key] = s } else if let items = value.strings { settings[key] = items.joined(separator: " ") }
             }
-            return (c["name"] as? String ?? id, settings, c["baseConfigurationReference"] as? String)
+            return (c["name"]?.string ?? id, settings, c["baseConfigurationReference"]?.string)
         }
     }
 
@@ -49,23 +49,23 @@ struct ObjectGraph {
                 return
             }
             guard trail.count < 64, let o = object(id, isa: nil, from: trail.last.map { "group \($0)" } ?? "mainGroup") else { return }
-            let tree = o["sourceTree"] as? String ?? "<group>"
+            let tree = o["sourceTree"]?.string ?? "<group>"
             // Paths Xcode resolves against the project's folder or the group; the SDK's and the
             // build products' are not the app's files.
             let here: String
             switch tree {
-            case "<group>": here = join(base, o["path"] as? String)
-            case "SOURCE_ROOT": here = join(".", o["path"] as? String)
-            case "<absolute>": here = o["path"] as? String ?? ""
+            case "<group>": here = join(base, o["path"]?.string)
+            case "SOURCE_ROOT": here = join(".", o["path"]?.string)
+            case "<absolute>": here = o["path"]?.string ?? ""
             default: return
             }
-            switch o["isa"] as? String {
+            switch o["isa"]?.string {
             case "PBXGroup":
-                for child in o["children"] as? [String] ?? [] { visit(child, base: here, trail: trail + [id]) }
+                for child in o["children"]?.strings ?? [] { visit(child, base: here, trail: trail + [id]) }
             case "PBXVariantGroup":
-                for child in o["children"] as? [String] ?? [] {
+                for child in o["children"]?.strings ?? [] {
                     guard let c = object(child, isa: "PBXFileReference", from: "variant group \(id)") else { continue }
-                    out[id, default: []].append(join(base, c["path"] as? String))
+                    out[id, default: []].append(join(base, c["path"]?.string))
                 }
             case "PBXFileReference", "PBXFileSystemSynchronizedRootGroup":
                 out[id, default: []].append(here)

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// A Tuist target's Info.plist and files: `infoPlist:` as a path or the keys Tuist writes, and the
 /// files its `sources:` and `resources:` globs match, relative to the manifest's folder.

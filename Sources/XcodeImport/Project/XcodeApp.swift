@@ -1,5 +1,6 @@
 import Checked
 import ConfinedFiles
+import Formats
 import Foundation
 import Payload
 
@@ -24,7 +25,7 @@ public struct XcodeApp {
         public var point: String
         /// The Info.plist as built: its file (when it has one) and its keys, `$(VAR)` expanded.
         public var infoPlistFile: URL?
-        public var infoPlist: [String: Any]
+        public var infoPlist: PropertyListValue
         public var isContent: Bool { point == Self.content }
         public static let content = "com.apple.usernotifications.content-extension"
         public static let service = "com.apple.usernotifications.service"
@@ -83,7 +84,7 @@ public struct XcodeApp {
     static func notificationExtensions(of project: XcodeProject, problems: inout [String]) -> [Extension] {
         project.targets.filter(\.isAppExtension).compactMap { target in
             let plist = XcodeDiscovery.infoPlist(of: target, in: project, problems: &problems)
-            guard let point = (plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String,
+            guard let point = plist["NSExtension"]?["NSExtensionPointIdentifier"]?.string,
                   [Extension.content, Extension.service].contains(point) else { return nil }
             var said: [String] = []
             let file = target.configuration()?["INFOPLIST_FILE"].flatMap { $0.isEmpty ? nil : project.file($0, problems: &said) }
@@ -112,8 +113,8 @@ public struct XcodeApp {
     }
 
     /// The app's Info.plist as built.
-    public var appInfoPlist: [String: Any] {
-        guard let app else { return [:] }
+    public var appInfoPlist: PropertyListValue {
+        guard let app else { return .dictionary(.init()) }
         var ignored: [String] = []
         return XcodeDiscovery.infoPlist(of: app, in: project, problems: &ignored)
     }
@@ -121,8 +122,8 @@ public struct XcodeApp {
     /// The name under the icon: `CFBundleDisplayName`, else `CFBundleName`, else the product's.
     public var displayName: String? {
         let plist = appInfoPlist
-        return [plist["CFBundleDisplayName"], plist["CFBundleName"], app?.configuration()?["PRODUCT_NAME"]]
-            .compactMap { $0 as? String }.first { !$0.isEmpty }
+        return [plist["CFBundleDisplayName"]?.string, plist["CFBundleName"]?.string, app?.configuration()?["PRODUCT_NAME"]]
+            .compactMap { $0 }.first { !$0.isEmpty }
     }
 
     /// The app's bundle identifier (`PRODUCT_BUNDLE_IDENTIFIER`, expanded); nil when the build

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Payload
+import Formats
 
 /// Where an app's Xcode projects are: the path `pushpreview init` is given may be an
 /// `.xcodeproj`, an `.xcworkspace` (its `contents.xcworkspacedata` lists projects, in groups), an
@@ -92,7 +93,7 @@ public enum XcodeDiscovery {
     /// Info.plist's `NSExtension` → `NSExtensionPointIdentifier`; nil when it has none.
     public static func extensionPoint(of target: XcodeProject.Target, in project: XcodeProject, configuration: String? = nil,
                                       problems: inout [String]) -> String? {
-        (infoPlist(of: target, in: project, configuration: configuration, problems: &problems)["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
+        infoPlist(of: target, in: project, configuration: configuration, problems: &problems)["NSExtension"]?["NSExtensionPointIdentifier"]?.string
     }
 
     /// The Info.plist a target's build produces: the file its `INFOPLIST_FILE` names (if any),
@@ -100,17 +101,17 @@ public enum XcodeDiscovery {
     /// `$(VAR)` in its strings expanded from the build settings. A file that cannot be read is a
     /// problem, said, and the generated keys are still given.
     public static func infoPlist(of target: XcodeProject.Target, in project: XcodeProject, configuration: String? = nil,
-                                 problems: inout [String]) -> [String: Any] {
-        guard let settings = target.configuration(configuration)?.settings else { return [:] }
-        var plist: [String: Any] = [:]
+                                 problems: inout [String]) -> PropertyListValue {
+        guard let settings = target.configuration(configuration)?.settings else { return .dictionary(.init()) }
+        var plist = PropertyListDictionary()
         var place = "target \(target.name)'s Info.plist"
         if let generated = target.generatedInfoPlist {
-            plist = foundationValue(generated) as? [String: Any] ?? [:]
+            plist = PropertyListValue(generated).dictionary ?? .init()
         } else if let path = settings["INFOPLIST_FILE"], !path.isEmpty, let file = project.file(path, problems: &problems) {
             place = file.path
             if let data = project.repository.contents(file, limit: 4 << 20) {
                 do {
-                    if let read = try PropertyList.read(data, file: file.path) as? [String: Any] { plist = read }
+                    if let read = try PropertyList.read(data, file: file.path).dictionary { plist = read }
                     else { problems.append("\(file.path): target \(target.name)'s Info.plist is not a dictionary") }
                 } catch { problems.append(error.description) }
             } else {
@@ -119,40 +120,22 @@ public enum XcodeDiscovery {
         }
         if settings["GENERATE_INFOPLIST_FILE"] == "YES" {
             for (key, value) in settings where key.hasPrefix("INFOPLIST_KEY_") && plist[String(key.dropFirst(14))] == nil {
-                plist[String(key.dropFirst(14))] = value
+                plist[String(key.dropFirst(14))] = .string(value)
             }
         }
         // One expansion for the whole file: its budget covers every string in it.
         var expansion = BuildSettingExpansion(settings)
-        func expand(_ v: Any, _ path: String) -> Any {
-            if let s = v as? String { return expansion.expand(s, at: "\(place): \(path)") }
-            if let a = v as? [Any] { return a.enumerated().map { expand($0.element, "\(path)[\($0.offset)]") } }
-            if let d = v as? [String: Any] { return Dictionary(uniqueKeysWithValues: d.sorted { $0.key < $1.key }.map { ($0.key, expand($0.value, "\(path).\($0.key)")) }) }
-            return v
-        }
-        let expanded = Dictionary(uniqueKeysWithValues: plist.sorted { $0.key < $1.key }.map { ($0.key, expand($0.value, $0.key)) })
+        let expanded = PropertyListValue.dictionary(plist).mapStrings { expansion.expand($0, at: "\(place): \($1)") }
         problems += expansion.problems
         return expanded
     }
 }
 
 extension XcodeDiscovery {
-    /// A spec's generated Info.plist in the form a read one has.
-    static func foundationValue(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: return ""
-        case .bool(let b): return b
-        case .number(let n): return n
-        case .string(let s): return s
-        case .array(let items): return items.map(foundationValue)
-        case .object(let pairs): return Dictionary(pairs.map { ($0.key, foundationValue($0.value)) }, uniquingKeysWith: { $1 })
-        }
-    }
-
     /// The font files a target's `UIAppFonts` names, found among its resources (a file, or a file
     /// inside a resource folder), relative to the project's folder; a name found nowhere is said.
     public static func fonts(of target: XcodeProject.Target, in project: XcodeProject, problems: inout [String]) -> [String] {
-        let names = infoPlist(of: target, in: project, problems: &problems)["UIAppFonts"] as? [String] ?? []
+        let names = infoPlist(of: target, in: project, problems: &problems)["UIAppFonts"]?.strings ?? []
         return names.compactMap { name in
             let file = URL(fileURLWithPath: name).lastPathComponent
             if let hit = target.resources.first(where: { $0 == name || $0.hasSuffix("/" + name) || URL(fileURLWithPath: $0).lastPathComponent == file }) { return hit }

@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 extension XcodeProject {
     static let maxXcodeGenTargets = 512

@@ -1,4 +1,5 @@
 import Foundation
+import Formats
 
 /// Build settings as an XcodeGen spec gives them, one configuration at a time, layered as Xcode
 /// layers the project XcodeGen writes: the project's xcconfig, the project's own settings, the

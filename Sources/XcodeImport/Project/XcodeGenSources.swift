@@ -1,5 +1,6 @@
 import ConfinedFiles
 import Foundation
+import Formats
 
 /// A target's files from its XcodeGen `sources:`, sorted into build phases as XcodeGen sorts
 /// them: a folder is walked (`type: group`, the default) with its `excludes` and `includes`, a

@@ -1,6 +1,7 @@
 import Checked
 import ConfinedFiles
 import Foundation
+import Formats
 
 /// An XcodeGen spec (`project.yml`) with its `include:`s merged in as XcodeGen merges them —
 /// each included spec under the one that includes it, mappings merged key by key, lists

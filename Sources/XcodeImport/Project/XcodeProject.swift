@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// An Xcode project as `pushpreview init` needs it, read from `NAME.xcodeproj/project.pbxproj`
 /// (or from the XcodeGen spec or Tuist manifest that makes one, `init(xcodeGenSpec:)`,
@@ -96,17 +97,16 @@ public struct XcodeProject: Sendable {
         do { data = try self.repository.read(file) } catch {
             throw ReadError(description: error.isMissing ? "\(file.path): no such file (is \(bundle.lastPathComponent) an Xcode project?)" : error.description)
         }
-        let root: Any
+        let root: PropertyListValue
         do { root = try PropertyList.read(data, file: file.path) } catch { throw ReadError(description: error.description) }
-        guard let top = root as? [String: Any], let objects = top["objects"] as? [String: Any],
-              let rootID = top["rootObject"] as? String else {
+        guard let objects = root["objects"]?.dictionary, let rootID = root["rootObject"]?.string else {
             throw ReadError(description: "\(file.path): not a project file (no objects and rootObject)")
         }
         var graph = ObjectGraph(objects: objects, file: file.path)
         guard let project = graph.object(rootID, isa: "PBXProject", from: "rootObject") else { throw ReadError(description: graph.problems.joined(separator: "; ")) }
-        knownRegions = project["knownRegions"] as? [String] ?? []
-        developmentRegion = project["developmentRegion"] as? String
-        let paths = graph.filePaths(mainGroup: project["mainGroup"] as? String)
+        knownRegions = project["knownRegions"]?.strings ?? []
+        developmentRegion = project["developmentRegion"]?.string
+        let paths = graph.filePaths(mainGroup: project["mainGroup"]?.string)
         // A configuration's xcconfig lies beneath its own settings, as Xcode layers them: project
         // xcconfig, project settings, target xcconfig, target settings.
         let repository = self.repository, folder = self.bundle.deletingLastPathComponent()
@@ -128,11 +128,11 @@ public struct XcodeProject: Sendable {
             return (BuildSettings.overlay(read.settings, c.settings, origins: origins, problems: &graph.problems), origins)
         }
         let projectSettings = graph.configurations(project["buildConfigurationList"], owner: "the project").map { ($0.name, layered($0, owner: "the project")) }
-        for targetID in project["targets"] as? [String] ?? [] {
+        for targetID in project["targets"]?.strings ?? [] {
             guard let t = graph.object(targetID, isa: nil, from: "the project's targets") else { continue }
-            let targetName = t["name"] as? String ?? targetID
-            var target = Target(id: targetID, name: targetName, productType: t["productType"] as? String ?? "")
-            target.defaultConfiguration = ((t["buildConfigurationList"] as? String).flatMap { objects[$0] as? [String: Any] })?["defaultConfigurationName"] as? String
+            let targetName = t["name"]?.string ?? targetID
+            var target = Target(id: targetID, name: targetName, productType: t["productType"]?.string ?? "")
+            target.defaultConfiguration = t["buildConfigurationList"]?.string.flatMap { objects[$0]?["defaultConfigurationName"]?.string }
             let own = graph.configurations(t["buildConfigurationList"], owner: "target \(targetName)")
             for c in own {
                 let configName = c.name, (settings, targetOrigins) = layered(c, owner: "target \(targetName)")
@@ -144,13 +144,13 @@ public struct XcodeProject: Sendable {
                                                  origins: origins, problems: &graph.problems)
                 target.configurations.append(Configuration(name: configName, settings: merged))
             }
-            for phaseID in t["buildPhases"] as? [String] ?? [] {
+            for phaseID in t["buildPhases"]?.strings ?? [] {
                 guard let phase = graph.object(phaseID, isa: nil, from: "target \(targetName)'s build phases") else { continue }
-                let kind = phase["isa"] as? String
+                let kind = phase["isa"]?.string
                 guard kind == "PBXSourcesBuildPhase" || kind == "PBXResourcesBuildPhase" else { continue }
-                for buildFileID in phase["files"] as? [String] ?? [] {
+                for buildFileID in phase["files"]?.strings ?? [] {
                     guard let buildFile = graph.object(buildFileID, isa: "PBXBuildFile", from: "target \(targetName)'s \(kind!)"),
-                          let ref = buildFile["fileRef"] as? String else { continue }
+                          let ref = buildFile["fileRef"]?.string else { continue }
                     if paths[ref] == nil, objects[ref] == nil {
                         graph.problems.append("\(file.path): build file \(buildFileID) of target \(targetName) names file \(ref), which does not exist; skipped")
                     }
@@ -161,11 +161,10 @@ public struct XcodeProject: Sendable {
                 }
             }
             // Xcode 16's folders kept in step with the disk: every file in them is the target's.
-            for groupID in t["fileSystemSynchronizedGroups"] as? [String] ?? [] {
+            for groupID in t["fileSystemSynchronizedGroups"]?.strings ?? [] {
                 guard let group = graph.object(groupID, isa: "PBXFileSystemSynchronizedRootGroup", from: "target \(targetName)'s synchronized folders"),
                       let folder = paths[groupID]?.first else { continue }
-                let excluded = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
-                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                let excluded = Self.membershipExceptions(of: group, for: targetID, in: objects)
                 guard let root = self.file(folder, problems: &graph.problems) else { continue }
                 let files = SynchronizedFolder.files(root, in: self.repository, excluding: excluded)
                 target.sources += files.sources.map { folder + "/" + $0 }
@@ -173,12 +172,11 @@ public struct XcodeProject: Sendable {
             }
             // An exception for a target the folder is not synchronized with works the other way:
             // the files it lists are that target's (a storyboard of a shared folder, say).
-            let synchronized = Set(t["fileSystemSynchronizedGroups"] as? [String] ?? [])
+            let synchronized = Set(t["fileSystemSynchronizedGroups"]?.strings ?? [])
             for (groupID, value) in objects.sorted(by: { $0.key < $1.key }) where !synchronized.contains(groupID) {
-                guard let group = value as? [String: Any], group["isa"] as? String == "PBXFileSystemSynchronizedRootGroup",
+                guard let group = value.dictionary, group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup",
                       let folder = paths[groupID]?.first else { continue }
-                let listed = Set((group["exceptions"] as? [String] ?? []).compactMap { objects[$0] as? [String: Any] }
-                    .filter { $0["target"] as? String == targetID }.flatMap { $0["membershipExceptions"] as? [String] ?? [] })
+                let listed = Self.membershipExceptions(of: group, for: targetID, in: objects)
                 guard !listed.isEmpty else { continue }
                 guard let root = self.file(folder, problems: &graph.problems) else { continue }
                 let files = SynchronizedFolder.files(root, in: self.repository, excluding: []) { path, isFolder in
@@ -201,5 +199,11 @@ public struct XcodeProject: Sendable {
         problems = graph.problems.filter { said.insert($0).inserted }
         var seenFiles = Set(definitionFiles)
         definitionFiles += xcconfigFiles.filter { seenFiles.insert($0).inserted }
+    }
+
+    /// The files a synchronized folder's exceptions list for one target.
+    private static func membershipExceptions(of group: PropertyListDictionary, for targetID: String, in objects: PropertyListDictionary) -> Set<String> {
+        Set((group["exceptions"]?.strings ?? []).compactMap { objects[$0]?.dictionary }
+            .filter { $0["target"]?.string == targetID }.flatMap { $0["membershipExceptions"]?.strings ?? [] })
     }
 }

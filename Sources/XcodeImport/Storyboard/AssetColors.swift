@@ -2,6 +2,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// The named colours of asset catalogs: every `NAME.colorset/Contents.json` in them (in groups
 /// too; a group that "provides namespace" prefixes its name, `Brand/Blue`), with its light (or

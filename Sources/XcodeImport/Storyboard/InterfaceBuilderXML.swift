@@ -3,6 +3,7 @@ import Checked
 import ConfinedFiles
 import Foundation
 import Payload
+import Formats
 
 /// One element of an Interface Builder document (a storyboard or a XIB), copied out of libxml2
 /// into plain values: its name, attributes, the line it starts on and its child elements.

@@ -20,6 +20,10 @@ public struct YAMLNode: Sendable {
     public var line: Int
     public var column: Int
 
+    public init(value: Value, file: String, line: Int, column: Int) {
+        self.value = value; self.file = file; self.line = line; self.column = column
+    }
+
     /// `file:line`, for messages.
     public var location: String { "\(file):\(line)" }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The old-style (OpenStep) property list Xcode writes `project.pbxproj` in: `{ key = value; }`,
 /// `( a, b, )`, strings bare or quoted, `<0fab>` data, `/* … */` and `//` comments. Read into the
-/// same Foundation values as the XML and binary forms, with every error at a line and column.
+/// same `PropertyListValue` as the XML and binary forms, with every error at a line and column.
 /// (Foundation reads the format on Linux too, but says only "line 4", and has no depth budget.)
 struct OpenStepReader {
     let bytes: [UInt8]
@@ -18,7 +18,7 @@ struct OpenStepReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 } // a UTF-8 byte-order mark
     }
 
-    mutating func read() throws(PropertyList.ParseError) -> Any {
+    mutating func read() throws(PropertyList.ParseError) -> PropertyListValue {
         let value = try readValue()
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected \(describe(bytes[i])) after the property list's end") }
@@ -49,35 +49,35 @@ struct OpenStepReader {
         }
     }
 
-    mutating func readValue() throws(PropertyList.ParseError) -> Any {
+    mutating func readValue() throws(PropertyList.ParseError) -> PropertyListValue {
         skipSpace()
         guard i < bytes.count else { throw fail("the file ends where a value should be (cut short?)") }
         switch bytes[i] {
-        case 0x7B: return try nested { (r: inout OpenStepReader) throws(PropertyList.ParseError) in try r.readDictionary() }
-        case 0x28: return try nested { (r: inout OpenStepReader) throws(PropertyList.ParseError) in try r.readArray() }
-        case 0x3C: return try readData()
-        case 0x22, 0x27: return try readQuoted()
+        case 0x7B: return try nested { (r: inout OpenStepReader) throws(PropertyList.ParseError) in .dictionary(try r.readDictionary()) }
+        case 0x28: return try nested { (r: inout OpenStepReader) throws(PropertyList.ParseError) in .array(try r.readArray()) }
+        case 0x3C: return .data(try readData())
+        case 0x22, 0x27: return .string(try readQuoted())
         default:
             guard let word = readBare() else { throw fail("unexpected \(describe(bytes[i])); expected a value") }
-            return word
+            return .string(word)
         }
     }
 
-    mutating func nested(_ body: (inout OpenStepReader) throws(PropertyList.ParseError) -> Any) throws(PropertyList.ParseError) -> Any {
+    mutating func nested(_ body: (inout OpenStepReader) throws(PropertyList.ParseError) -> PropertyListValue) throws(PropertyList.ParseError) -> PropertyListValue {
         do { try budget.enter() } catch { throw fail(error.description) }
         defer { budget.leave() }
         return try body(&self)
     }
 
-    mutating func readDictionary() throws(PropertyList.ParseError) -> [String: Any] {
+    mutating func readDictionary() throws(PropertyList.ParseError) -> PropertyListDictionary {
         i += 1 // {
-        var out: [String: Any] = [:]
+        var out = PropertyListDictionary()
         while true {
             skipSpace()
             guard i < bytes.count else { throw fail("the file ends inside a dictionary: no closing '}' (cut short?)") }
             if bytes[i] == 0x7D { i += 1; return out }
             let keyAt = (line, i - lineStart + 1)
-            guard let key = try readValue() as? String else { throw fail("a dictionary key must be a string") }
+            guard let key = try readValue().string else { throw fail("a dictionary key must be a string") }
             skipSpace()
             guard i < bytes.count, bytes[i] == 0x3D else { throw fail(i < bytes.count ? "expected '=' after the key \"\(key.prefix(40))\", found \(describe(bytes[i]))" : "the file ends after the key \"\(key.prefix(40))\" (cut short?)") }
             i += 1
@@ -92,9 +92,9 @@ struct OpenStepReader {
         }
     }
 
-    mutating func readArray() throws(PropertyList.ParseError) -> [Any] {
+    mutating func readArray() throws(PropertyList.ParseError) -> [PropertyListValue] {
         i += 1 // (
-        var out: [Any] = []
+        var out: [PropertyListValue] = []
         while true {
             skipSpace()
             guard i < bytes.count else { throw fail("the file ends inside an array: no closing ')' (cut short?)") }

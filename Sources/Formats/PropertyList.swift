@@ -2,8 +2,7 @@ import Checked
 import Foundation
 import CXML2
 
-/// Reads Apple property lists, XML and binary, into Foundation values (`[String: Any]`, `[Any]`,
-/// `String`, `Int`, `Double`, `Bool`, `Date`, `Data`) — our own reader, so that an error says
+/// Reads Apple property lists, XML and binary, into a `PropertyListValue` — our own reader, so that an error says
 /// where it is (a line of XML, a byte offset of binary) and a hostile file has a budget: a binary
 /// plist's objects may reference each other, and expanding shared references naively turns a
 /// few hundred bytes into gigabytes.
@@ -26,7 +25,7 @@ public enum PropertyList {
 
     /// Any of the three forms, told apart by their first bytes: binary (`bplist00`), XML (`<?xml`,
     /// `<!DOCTYPE`, `<plist`), else the old-style OpenStep text of `project.pbxproj`.
-    public static func read(_ bytes: [UInt8], file: String) throws(ParseError) -> Any {
+    public static func read(_ bytes: [UInt8], file: String) throws(ParseError) -> PropertyListValue {
         if bytes.starts(with: Array("bplist00".utf8)) {
             var reader = BinaryReader(bytes: bytes, file: file)
             return try reader.read()
@@ -63,7 +62,7 @@ private struct BinaryReader {
         return Int(v)
     }
 
-    mutating func read() throws(PropertyList.ParseError) -> Any {
+    mutating func read() throws(PropertyList.ParseError) -> PropertyListValue {
         let t = bytes.count - 32
         guard t >= 8 else { throw fail(bytes.count, "too short for a binary property list (no trailer)") }
         let offsetSize = Int(bytes[t + 6])
@@ -88,7 +87,7 @@ private struct BinaryReader {
         return (try integer(at: at + 2, size: size), at + 2 + size)
     }
 
-    mutating func object(_ ref: Int, path: inout Set<Int>) throws(PropertyList.ParseError) -> Any {
+    mutating func object(_ ref: Int, path: inout Set<Int>) throws(PropertyList.ParseError) -> PropertyListValue {
         guard ref >= 0, ref < offsets.count else { throw fail(bytes.count - 32, "object \(ref) does not exist") }
         let at = offsets[ref]
         guard at >= 8, at < bytes.count else { throw fail(at, "object \(ref) lies outside the file") }
@@ -97,8 +96,8 @@ private struct BinaryReader {
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x08: return false
-            case 0x09: return true
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
             default: throw fail(at, "null and fill objects are not property-list values")
             }
         case 0x1:
@@ -107,23 +106,24 @@ private struct BinaryReader {
             guard at + 1 + size <= bytes.count else { throw fail(at, "the file ends inside a number") }
             var v: UInt64 = 0
             for b in bytes[(at + 1)..<(at + 1 + size)] { v = v << 8 | UInt64(b) }
-            return size == 8 ? Int(Int64(bitPattern: v)) : Int(v)
+            return .integer(size == 8 ? Int(Int64(bitPattern: v)) : Int(v))
         case 0x2, 0x3:
             let size = marker == 0x33 ? 8 : 1 << nibble
             guard size == 4 || size == 8, at + 1 + size <= bytes.count else { throw fail(at, "a real number must be 4 or 8 bytes inside the file") }
             var v: UInt64 = 0
             for b in bytes[(at + 1)..<(at + 1 + size)] { v = v << 8 | UInt64(b) }
             let d = size == 4 ? Double(Float(bitPattern: UInt32(v))) : Double(bitPattern: v)
-            return marker == 0x33 ? Date(timeIntervalSinceReferenceDate: d) : d
+            guard d.isFinite else { throw fail(at, "a real number or date is not finite") }
+            return marker == 0x33 ? .date(Date(timeIntervalSinceReferenceDate: d)) : .real(d)
         case 0x4, 0x5, 0x6:
             let (count, start) = try length(nibble, at: at)
             let size = marker >> 4 == 0x6 ? 2 : 1
             guard count <= (bytes.count - start) / size else { throw fail(at, "the file ends inside a string or data object") }
             let body = bytes[start..<(start + count * size)]
             switch marker >> 4 {
-            case 0x4: return Data(body)
-            case 0x5: return String(decoding: body, as: UTF8.self)
-            default: return String(decoding: stride(from: start, to: start + count * 2, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }, as: UTF16.self)
+            case 0x4: return .data(Data(body))
+            case 0x5: return .string(String(decoding: body, as: UTF8.self))
+            default: return .string(String(decoding: stride(from: start, to: start + count * 2, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }, as: UTF16.self))
             }
         case 0xA, 0xC, 0xD:
             let (count, start) = try length(nibble, at: at)
@@ -136,16 +136,16 @@ private struct BinaryReader {
             var items: [Int] = []
             for i in 0..<refs { items.append(try integer(at: start + i * refSize, size: refSize)) }
             if marker >> 4 != 0xD {
-                var out: [Any] = []
+                var out: [PropertyListValue] = []
                 for item in items { out.append(try object(item, path: &path)) }
-                return out
+                return .array(out)
             }
-            var out: [String: Any] = [:]
+            var out = PropertyListDictionary()
             for i in 0..<count {
-                guard let key = try object(items[i], path: &path) as? String else { throw fail(at, "a dictionary key is not a string") }
+                guard let key = try object(items[i], path: &path).string else { throw fail(at, "a dictionary key is not a string") }
                 out[key] = try object(items[count + i], path: &path)
             }
-            return out
+            return .dictionary(out)
         default: throw fail(at, String(format: "unknown object type 0x%02x", marker))
         }
     }
@@ -159,7 +159,7 @@ private struct XMLReader {
 
     func fail(_ line: Int, _ message: String) -> PropertyList.ParseError { .init(file: file, position: "line \(line)", message: message) }
 
-    static func read(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> Any {
+    static func read(_ bytes: [UInt8], file: String) throws(PropertyList.ParseError) -> PropertyListValue {
         let doc: UnsafeMutablePointer<xmlDoc>
         switch UntrustedXML.parse(bytes, file: file) {
         case .success(let d): doc = d
@@ -192,7 +192,7 @@ private struct XMLReader {
         return out
     }
 
-    mutating func value(_ n: UnsafeMutablePointer<xmlNode>) throws(PropertyList.ParseError) -> Any {
+    mutating func value(_ n: UnsafeMutablePointer<xmlNode>) throws(PropertyList.ParseError) -> PropertyListValue {
         let at = Self.line(n)
         do { try budget.count(); try budget.enter() } catch { throw fail(at, error.description) }
         defer { budget.leave() }
@@ -201,29 +201,32 @@ private struct XMLReader {
         case "dict":
             let items = Self.elements(n)
             guard items.count % 2 == 0 else { throw fail(at, "a <dict> needs a value after every <key>") }
-            var out: [String: Any] = [:]
+            var out = PropertyListDictionary()
             for i in stride(from: 0, to: items.count, by: 2) {
                 guard Self.name(items[i]) == "key" else { throw fail(Self.line(items[i]), "expected <key>, found <\(Self.name(items[i]))>") }
                 out[Self.text(items[i])] = try value(items[i + 1])
             }
-            return out
+            return .dictionary(out)
         case "array":
-            var out: [Any] = []
+            var out: [PropertyListValue] = []
             for item in Self.elements(n) { out.append(try value(item)) }
-            return out
-        case "string": return text()
-        case "date": return text()
+            return .array(out)
+        case "string": return .string(text())
+        case "date":
+            let written = text().trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let date = ISO8601DateFormatter().date(from: written) else { throw fail(at, "<date>\(written.prefix(40))</date> is not an ISO 8601 date (2026-01-31T12:00:00Z)") }
+            return .date(date)
         case "integer":
             guard let v = Int(text().trimmingCharacters(in: .whitespacesAndNewlines)) else { throw fail(at, "<integer>\(text().prefix(40))</integer> is not a whole number") }
-            return v
+            return .integer(v)
         case "real":
             guard let v = Double(decimal: text().trimmingCharacters(in: .whitespacesAndNewlines)) else { throw fail(at, "<real>\(text().prefix(40))</real> is not a finite number") }
-            return v
-        case "true": return true
-        case "false": return false
+            return .real(v)
+        case "true": return .bool(true)
+        case "false": return .bool(false)
         case "data":
             guard let d = Data(base64Encoded: text(), options: .ignoreUnknownCharacters) else { throw fail(at, "<data> is not base64") }
-            return d
+            return .data(d)
         case let other: throw fail(at, "<\(other.prefix(40))> is not a property-list element")
         }
     }
