@@ -53,14 +53,16 @@ let package = Package(
         .target(name: "ContentStage", dependencies: ["Diagnostics", "Formats", "Payload", "ServiceStage", "Imaging", "Templating", "Styling", "Typography", "Checked", "ConfinedFiles"]),
         // One listening socket for HTTP/1.1, h2c and HTTP/2 over TLS, and one request handler.
         .target(name: "HTTP", dependencies: ["CHTTP", "ConfinedFiles"]),
-        .target(name: "PushPreview", dependencies: ["HTTP", "Formats", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "XcodeImport", "Checked", "ConfinedFiles"]),
-        // Reading an Xcode project (`pushpreview init`): the pbxproj's targets, settings and files,
-        // and its storyboard as a starter template (Templating escapes the text it writes),
-        // or an XcodeGen spec's (project.yml, read with libyaml); Imaging draws a sample image.
-        .target(name: "XcodeImport", dependencies: ["Diagnostics", "Formats", "Payload", "Templating", "Imaging", "CXML2", "CYAML", "Checked", "ConfinedFiles"]),
-        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "Formats", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "XcodeImport", "Checked", "ConfinedFiles"]),
+        .target(name: "PushPreview", dependencies: ["HTTP", "Formats", "CCrypto", "Diagnostics", "Payload", "ServiceStage", "ContentStage", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering", "ProjectImport", "Checked", "ConfinedFiles"]),
+        // Reading an app's project (`pushpreview init`, runs with "xcode"): one folder per kind of
+        // project under Kinds/ (Xcode, XcodeGen, Tuist, and the cross-platform shells around them),
+        // the icons, the code readers (Swift, Objective-C, TypeScript/JavaScript and Dart), the
+        // storyboard as a starter template (Templating escapes the text it writes) and what init
+        // writes; Imaging draws a sample image.
+        .target(name: "ProjectImport", dependencies: ["Diagnostics", "Formats", "Payload", "Templating", "Imaging", "CXML2", "Checked", "ConfinedFiles"]),
+        .executableTarget(name: "CLI", dependencies: ["Diagnostics", "Formats", "HTTP", "PushPreview", "ContentStage", "Styling", "Typography", "Imaging", "ProjectImport", "Checked", "ConfinedFiles"]),
         // What each fuzz target does with an input (Fuzz/ runs them; the tests replay crashers).
-        .target(name: "FuzzTargets", dependencies: ["Formats", "Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "XcodeImport"]),
+        .target(name: "FuzzTargets", dependencies: ["Formats", "Checked", "ConfinedFiles", "Payload", "ServiceStage", "Templating", "Styling", "Typography", "Layout", "Rendering", "Imaging", "ProjectImport"]),
         .executableTarget(name: "Benchmarks", dependencies: ["PushPreview", "ContentStage", "Imaging", "Layout", "Rendering", "Styling", "Templating", "Typography", "ConfinedFiles"]),
         .executableTarget(name: "Fidelity", dependencies: ["PushPreview", "LayoutFixtures", "Templating", "Styling", "Layout", "Rendering", "Typography", "Imaging", "ConfinedFiles"]),
         // Tests/Fixtures/layout laid out the one way the fidelity check and the Layout and Styling
@@ -81,7 +83,7 @@ let package = Package(
         // An extension written the way iOS teams write theirs (Swift 5 mode, as their code is).
         .testTarget(name: "SeedExtensionTests", dependencies: ["ServiceStage", "Payload", "ConfinedFiles"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "XcodeImportTests", dependencies: ["Formats", "XcodeImport", "Payload", "ConfinedFiles"]),
-        .testTarget(name: "PushPreviewTests", dependencies: ["Formats", "ConfinedFiles", "Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "XcodeImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
+        .testTarget(name: "ProjectImportTests", dependencies: ["Formats", "ProjectImport", "Payload", "ConfinedFiles"]),
+        .testTarget(name: "PushPreviewTests", dependencies: ["Formats", "ConfinedFiles", "Diagnostics", "HTTP", "PushPreview", "Payload", "ServiceStage", "ContentStage", "ProjectImport", "FuzzTargets", "Checked", "Imaging", "Templating", "Styling", "Typography", "Layout", "Rendering"]),
     ]
 )

@@ -1,6 +1,6 @@
 import Foundation
 import PushPreview
-import XcodeImport
+import ProjectImport
 
 enum InitCommand {
     static let spec = CommandSpec(

@@ -5,7 +5,7 @@ import Foundation
 import PushPreview
 import Styling
 import Typography
-import XcodeImport
+import ProjectImport
 
 enum RenderCommand {
     static let spec = CommandSpec(

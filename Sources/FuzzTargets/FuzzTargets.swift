@@ -9,7 +9,7 @@ import ServiceStage
 import Styling
 import Templating
 import Typography
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// What each fuzz target does with one input, shared by the libFuzzer executables in Fuzz/ and by

@@ -6,7 +6,7 @@ import Layout
 import Rendering
 import Styling
 import Typography
-import XcodeImport
+import ProjectImport
 
 /// An Icon Composer icon turned into the pictures a page shows: each appearance's layers read
 /// (PNG through libpng, SVG through the engine's SVG reader) and composed over the fill.

@@ -6,7 +6,7 @@ import Foundation
 import Payload
 import ServiceStage
 import Styling
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// A project folder (DESIGN.md, "Project folder") and its `pushpreview.json` settings.

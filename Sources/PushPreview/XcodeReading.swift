@@ -3,7 +3,7 @@ import ContentStage
 import Diagnostics
 import Formats
 import Foundation
-import XcodeImport
+import ProjectImport
 
 /// What a run takes from the Xcode app `"xcode"` names: plain values, so that the reading can be
 /// done in a worker of its own (`ContainedTask.readProject`) and sent back to the supervisor.

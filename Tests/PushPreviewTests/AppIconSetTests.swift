@@ -3,7 +3,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Testing
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// Issue 23: an asset catalog's app icon set (`Contents.json`) read strictly, on fixtures in the

@@ -2,7 +2,7 @@ import ConfinedFiles
 import Foundation
 import PushPreview
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 34's limits that did not bound, each as the input that got past one: the budget now
 /// counts (or refuses) it, and says so with the file and, where there is one, the line.

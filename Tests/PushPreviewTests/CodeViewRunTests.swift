@@ -2,7 +2,7 @@ import ContentStage
 import Foundation
 import PushPreview
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 22, items 4 and 6, end to end: `init` on Tests/Fixtures/xcode/codeview/Kestrel, then
 /// render. The starter of a view made in code is drawn at the preferred height and every

@@ -4,7 +4,7 @@ import Imaging
 import PushPreview
 import Styling
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 22: an Xcode 26 app whose icon is an Icon Composer bundle (`App/AppIcon.icon`, a
 /// resource of the app as Xcode adds it: `lastKnownFileType = folder.iconcomposer.icon`), read

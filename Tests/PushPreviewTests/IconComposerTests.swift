@@ -5,7 +5,7 @@ import Imaging
 import PushPreview
 import Styling
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 22: Xcode 26's Icon Composer icons (`AppIcon.icon`), read from fixtures in
 /// Tests/Fixtures/xcode/icon written in the shapes Icon Composer writes, and composed.

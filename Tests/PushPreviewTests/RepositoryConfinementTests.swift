@@ -3,7 +3,7 @@ import ConfinedFiles
 import Foundation
 import PushPreview
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issues 22 and 23: one rule for every path the Xcode model names (`Repository`) — resolved as
 /// the kernel opens it, matched ignoring case as a macOS volume does, never outside the

@@ -1,7 +1,7 @@
 import Foundation
 import Layout
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 15, part 6, end to end: the templates the storyboard converter writes go through the
 /// engine with no warning (every CSS property they use is one it supports), and the views land

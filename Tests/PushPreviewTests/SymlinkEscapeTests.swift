@@ -3,7 +3,7 @@ import Foundation
 import PushPreview
 import Testing
 import Typography
-import XcodeImport
+import ProjectImport
 
 /// Issue 34's escapes, each as the pull request that tried it: a committed symlink where
 /// pushpreview writes or reads, judged by evidence — the folder outside is untouched, the file

@@ -2,7 +2,7 @@ import Foundation
 import Checked
 import Payload
 import Testing
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// Issue 15, the first part: an Xcode project's pbxproj (the old-style OpenStep property list)

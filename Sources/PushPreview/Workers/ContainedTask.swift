@@ -1,7 +1,7 @@
 import Checked
 import Diagnostics
 import Foundation
-import XcodeImport
+import ProjectImport
 
 /// Work on a repository's files that runs in a worker of its own, under the same supervisor and
 /// limits as a payload (`--timeout`, `--max-memory`): reading a project (its Xcode app, strings

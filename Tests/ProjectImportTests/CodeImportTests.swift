@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// Issue 15, part 5: categories, userInfo keys and outlet bindings read from an app's Swift and

@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// Tuist manifests read through swiftc's parse-only AST into the project model. The fixture,
@@ -25,7 +25,7 @@ struct TuistTests {
     }
 
     @Test func manifestAsProject() throws {
-        let project = try XcodeProject.read(Self.fixture.appendingPathComponent("Project.swift"))
+        let project = try ProjectKinds.read(Self.fixture.appendingPathComponent("Project.swift"))
         #expect(project.problems.isEmpty, "\(project.problems)")
         #expect(project.name == "Driftwood" && project.kind == "Tuist project" && project.folder.path == Self.fixture.standardizedFileURL.path)
         #expect(project.developmentRegion == "en" && project.knownRegions == ["de", "en"])

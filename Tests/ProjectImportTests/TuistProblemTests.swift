@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Tuist manifests that cannot be read whole: each thing not followed is a problem at its
 /// `file:line:column`, and the rest of the project is still read.

@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// XcodeGen specs read as the project XcodeGen would generate from them. The fixture,

@@ -2,7 +2,7 @@ import ConfinedFiles
 import Foundation
 import Payload
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// Service extensions in the shapes push SDKs' samples have: an empty subclass, a call with the

@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// Issue 39: React Native, Flutter, Capacitor and Expo apps (Tests/Fixtures/crossplatform, each in

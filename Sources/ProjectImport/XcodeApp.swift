@@ -37,7 +37,7 @@ public struct XcodeApp {
     /// `within`: a folder the repository is around instead (a cross-platform app's, whose ios/ is read).
     public init(path: URL, within: URL? = nil) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
-        root = ["xcodeproj", "xcworkspace", "yml", "yaml", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path
+        root = ProjectKinds.namesProjectFile(path) ? path.deletingLastPathComponent() : path
         let repository = Repository(around: within ?? root)
         self.repository = repository
         var candidates: [(XcodeProject, [Extension])] = []
@@ -45,7 +45,7 @@ public struct XcodeApp {
         for bundle in try XcodeDiscovery.projects(at: path) {
             Activity.now("reading the Xcode project \(bundle.path)")
             do {
-                let project = try XcodeProject.read(bundle, in: repository)
+                let project = try ProjectKinds.read(bundle, in: repository)
                 problems += project.problems
                 candidates.append((project, Self.notificationExtensions(of: project, problems: &problems)))
             } catch { problems.append(error.description) }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Build-setting expansion under its budgets: a cycle or a value that doubles at every step is
 /// a problem naming the setting and the file and line that define it, never a hang or a blow-up

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// A pbxproj configuration based on an xcconfig file (`baseConfigurationReference`, as 6 of the
 /// 10 pbxproj apps of issue 22's survey have): its settings lie beneath the configuration's own,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 15, part 6: a content extension's storyboard or XIB turned into a starter template, on
 /// fixtures written here in the shapes Xcode writes (Tests/Fixtures/xcode/storyboard).

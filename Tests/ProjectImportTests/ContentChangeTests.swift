@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// What a service extension's code sets on the content, read from sources in the shapes Xcode's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// Every reader we wrote under one nesting and size budget (`InputBudget`): input nested past it

@@ -30,7 +30,7 @@ public struct ProjectInit {
     public init(path: URL, folder: URL? = nil) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
         // A React Native, Expo, Flutter or Capacitor app: its ios/ (ios/App) is the Xcode app read.
-        let shell = TrustedFiles.isFolder(path) && !["xcodeproj", "xcworkspace"].contains(path.pathExtension) ? CrossPlatformApp.detect(at: path, in: Repository(around: path)) : nil
+        let shell = TrustedFiles.isFolder(path) && !ProjectKinds.namesProjectFile(path) ? CrossPlatformApp.detect(at: path, in: Repository(around: path)) : nil
         if let shell, shell.iosFolder == nil {
             let repository = Repository(around: path)
             var ignored: [String] = []
@@ -38,7 +38,7 @@ public struct ProjectInit {
             throw XcodeProject.ReadError(description: ExpoConfig.read(shell, in: repository).explanation(shell, path: path.path, categories: code))
         }
         app = try XcodeApp(path: shell?.iosFolder ?? path, within: shell?.root)
-        self.folder = (folder ?? (["xcodeproj", "xcworkspace", "swift"].contains(path.pathExtension) ? path.deletingLastPathComponent() : path)
+        self.folder = (folder ?? (ProjectKinds.namesProjectFile(path) ? path.deletingLastPathComponent() : path)
             .appendingPathComponent("pushpreview")).standardizedFileURL
         problems = app.problems
         if let shell {

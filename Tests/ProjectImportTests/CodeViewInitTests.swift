@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 import Formats
 
 /// Issue 22, items 4 and 6, on Tests/Fixtures/xcode/codeview/Kestrel (written in the shapes of

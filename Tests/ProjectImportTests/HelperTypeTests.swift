@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import XcodeImport
+@testable import ProjectImport
 
 /// A service extension that reads its payload through a type of its own (a struct made from
 /// userInfo, whose properties the extension downloads): the keys it makes URLs of are still found.

@@ -29,16 +29,8 @@ public struct XcodeProject: Sendable {
 
     public var folder: URL { bundle.deletingLastPathComponent() }
 
-    /// The project at `location`: an `.xcodeproj`, an XcodeGen spec (`project.yml`) or a Tuist manifest (`Project.swift`).
-    public static func read(_ location: URL, in repository: Repository? = nil) throws(ReadError) -> XcodeProject {
-        if location.pathExtension == "swift" { return try XcodeProject(tuistManifest: location, in: repository) }
-        return ["yml", "yaml"].contains(location.pathExtension) ? try XcodeProject(xcodeGenSpec: location, in: repository) : try XcodeProject(bundle: location, in: repository)
-    }
-
     /// What the project was read from, for messages: "Tuist project", "XcodeGen spec" or "Xcode project".
-    public var kind: String {
-        bundle.pathExtension == "swift" ? "Tuist project" : ["yml", "yaml"].contains(bundle.pathExtension) ? "XcodeGen spec" : "Xcode project"
-    }
+    public var kind: String { (ProjectKinds.kind(of: bundle) ?? XcodeKind.self).name }
 
     /// A path of the project's (relative to its folder, `$(SRCROOT)/..` and symlinks followed,
     /// case as a macOS volume ignores it) as a file inside the repository; nil, and said, when it is not.

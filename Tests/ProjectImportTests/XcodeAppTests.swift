@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XcodeImport
+import ProjectImport
 
 /// Issue 15: which project and targets an app is, on Tests/Fixtures/xcode/Lighthouse (an app
 /// with a content and a service extension, two configurations, a generated Info.plist over a

@@ -1,7 +1,7 @@
 import Foundation
 import Payload
 import Testing
-import XcodeImport
+import ProjectImport
 import Formats
 
 /// Issue 15: `pushpreview init` on Tests/Fixtures/xcode/Lighthouse — what it writes, that it

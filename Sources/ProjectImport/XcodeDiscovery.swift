@@ -13,8 +13,6 @@ import Formats
 public enum XcodeDiscovery {
     /// Folders that hold other people's projects or build output, never the app's own.
     static let skipped: Set<String> = ["Pods", "Carthage", "DerivedData", ".build", "build", "node_modules", ".git", "SourcePackages"]
-    /// The files that make an Xcode project: XcodeGen's spec and Tuist's manifest.
-    static let manifestNames: Set<String> = ["project.yml", "Project.swift"]
     /// What a repository folder is searched for, for the message when nothing is found.
     public static let lookedFor = ".xcodeproj, .xcworkspace, XcodeGen project.yml or Tuist Project.swift"
 
@@ -25,68 +23,41 @@ public enum XcodeDiscovery {
     public static func projects(at path: URL) throws(XcodeProject.ReadError) -> [URL] {
         let path = path.standardizedFileURL
         let repository = Repository(around: path)
-        switch path.pathExtension {
-        case "xcodeproj":
-            let spec = path.deletingLastPathComponent().appendingPathComponent("project.yml")
-            return !isGenerated(path, in: repository) && repository.exists(spec) ? [spec] : [path]
-        case "xcworkspace": return try workspaceProjects(path, in: repository)
-        case "yml", "yaml": return [path]
-        case "swift" where path.lastPathComponent == "Workspace.swift": return try projects(at: path.deletingLastPathComponent())
-        case "swift": return [path]
-        default:
-            guard TrustedFiles.isFolder(path) else {
-                throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift")
-            }
-            var found: [URL] = []
-            func walk(_ folder: URL, depth: Int) {
-                let names = repository.names(folder)
-                guard depth < 8, !names.isEmpty else { return }
-                let projects = names.filter { $0.hasSuffix(".xcodeproj") }.map { folder.appendingPathComponent($0) }
-                let readsSpec = names.contains(where: manifestNames.contains) && !projects.contains { isGenerated($0, in: repository) }
-                for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
-                    let url = folder.appendingPathComponent(name)
-                    if name.hasSuffix(".xcodeproj") { if !readsSpec { found.append(url) }; continue }
-                    if manifestNames.contains(name) { if readsSpec { found.append(url) }; continue }
-                    // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
-                    if name.hasSuffix(".xcworkspace") { continue }
-                    if repository.isFolder(url), !repository.isLink(url) { walk(url, depth: depth + 1) }
-                }
-            }
-            walk(path, depth: 0)
-            return found
+        // Containers of projects: a workspace lists them; Tuist's Workspace.swift stands for its folder.
+        if path.pathExtension == "xcworkspace" { return try Workspace.projects(path, in: repository) }
+        if path.lastPathComponent == "Workspace.swift" { return try projects(at: path.deletingLastPathComponent()) }
+        if ProjectKinds.kind(of: path) != nil {
+            // An .xcodeproj that holds only the shared schemes of the manifest beside it is that manifest's.
+            let manifest = ProjectKinds.manifestNames.sorted().map { path.deletingLastPathComponent().appendingPathComponent($0) }.first(where: repository.exists)
+            if XcodeKind.isProject(path), !isGenerated(path, in: repository), let manifest { return [manifest] }
+            return [path]
         }
+        guard TrustedFiles.isFolder(path) else {
+            throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift")
+        }
+        var found: [URL] = []
+        func walk(_ folder: URL, depth: Int) {
+            let names = repository.names(folder)
+            guard depth < 8, !names.isEmpty else { return }
+            let projects = names.filter { $0.hasSuffix(".xcodeproj") }.map { folder.appendingPathComponent($0) }
+            let manifests = ProjectKinds.manifestNames
+            let readsSpec = names.contains(where: manifests.contains) && !projects.contains { isGenerated($0, in: repository) }
+            for name in names.sorted() where !skipped.contains(name) && !name.hasPrefix(".") {
+                let url = folder.appendingPathComponent(name)
+                if XcodeKind.isProject(url) { if !readsSpec { found.append(url) }; continue }
+                if manifests.contains(name) { if readsSpec { found.append(url) }; continue }
+                // A workspace inside a project (project.xcworkspace) is Xcode's own; others list projects found anyway.
+                if name.hasSuffix(".xcworkspace") { continue }
+                if repository.isFolder(url), !repository.isLink(url) { walk(url, depth: depth + 1) }
+            }
+        }
+        walk(path, depth: 0)
+        return found
     }
 
     /// Whether an `.xcodeproj` holds a project (XcodeGen's output may be absent, its schemes committed).
     static func isGenerated(_ project: URL, in repository: Repository) -> Bool {
         repository.exists(project.appendingPathComponent("project.pbxproj"))
-    }
-
-    /// The projects a workspace lists: `group:` locations relative to the enclosing group's,
-    /// `container:` to the workspace's folder, `absolute:` as they are; its own
-    /// `project.xcworkspace` (inside a project) stands for that project.
-    /// A project it lists outside the repository that holds it is said, not read.
-    static func workspaceProjects(_ workspace: URL, in repository: Repository) throws(XcodeProject.ReadError) -> [URL] {
-        if workspace.deletingLastPathComponent().pathExtension == "xcodeproj" { return [workspace.deletingLastPathComponent()] }
-        let file = workspace.appendingPathComponent("contents.xcworkspacedata")
-        let data: [UInt8]
-        do { data = try repository.read(file, limit: 4 << 20) } catch {
-            throw XcodeProject.ReadError(description: error.isMissing ? "\(file.path): no such file (is \(workspace.lastPathComponent) a workspace?)" : "\(file.path): \(error.why)")
-        }
-        let reader = WorkspaceReader(folder: workspace.deletingLastPathComponent())
-        let parser = XMLParser(data: Data(data))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        guard parsed, parser.parserError == nil, reader.closed else {
-            let why = parser.parserError.map { "\($0.localizedDescription)" } ?? (reader.closed ? "not well-formed XML" : "the file ends before </Workspace> (cut short?)")
-            throw XcodeProject.ReadError(description: "\(file.path): line \(parser.lineNumber), column \(parser.columnNumber): \(why)")
-        }
-        let outside = reader.projects.filter { !repository.contains($0) }
-        guard outside.isEmpty else {
-            throw XcodeProject.ReadError(description: "\(file.path): lists \(outside.map(\.path).joined(separator: ", ")), outside the repository \(repository.root.path); not read (give init the project itself)")
-        }
-        return reader.projects
     }
 
     /// A target's extension point (`com.apple.usernotifications.content-extension`, …): its
@@ -146,36 +117,5 @@ extension XcodeDiscovery {
             problems.append("target \(target.name): UIAppFonts lists \(name), which is not among its resources; drawn without it")
             return nil
         }
-    }
-}
-
-/// `<Workspace>`'s `<Group location=…>` and `<FileRef location=…>` elements, groups nesting.
-final class WorkspaceReader: NSObject, XMLParserDelegate {
-    var folders: [URL]
-    var projects: [URL] = []
-    /// Whether `</Workspace>` was read: the parser does not count a file cut short as an error.
-    var closed = false
-    init(folder: URL) { folders = [folder] }
-
-    func resolve(_ location: String) -> URL? {
-        let parts = location.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        switch parts[0] {
-        case "group": return folders.last!.appendingPathComponent(parts[1]).standardizedFileURL
-        case "container": return folders[0].appendingPathComponent(parts[1]).standardizedFileURL
-        case "absolute": return URL(fileURLWithPath: parts[1]).standardizedFileURL
-        default: return nil
-        }
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        let location = attributes["location"].flatMap(resolve)
-        if name == "Group" { folders.append(location ?? folders.last!) }
-        if name == "FileRef", let location, location.pathExtension == "xcodeproj" { projects.append(location) }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "Group", folders.count > 1 { folders.removeLast() }
-        if name == "Workspace" { closed = true }
     }
 }
