@@ -6,8 +6,9 @@ import Foundation
 /// Info.plists) does it hold — as one `XcodeProject`, which the rest of the reading asks which
 /// app, which extensions, which files and (through the code readers) which categories. A new kind
 /// is a folder under `Kinds/` and a line in `ProjectKinds.all`; nothing else changes.
-/// (The cross-platform shells in `Kinds/CrossPlatform/` hold no targets of their own: they find
-/// the folder with one of these kinds inside, and add the categories their own code registers.)
+/// (The cross-platform shells in `Kinds/CrossPlatform/` find the folder with one of these kinds
+/// inside and add the categories their own code registers; an Expo app before prebuild is a kind
+/// of its own, `ExpoTargetsKind`, read from its config and `targets/`.)
 public protocol ProjectKind: Sendable {
     /// For messages: "Xcode project", "XcodeGen spec", "Tuist project".
     static var name: String { get }
@@ -22,7 +23,7 @@ public protocol ProjectKind: Sendable {
 
 public enum ProjectKinds {
     /// Every kind, in the order a path is offered to them.
-    public static let all: [any ProjectKind.Type] = [XcodeKind.self, XcodeGenKind.self, TuistKind.self]
+    public static let all: [any ProjectKind.Type] = [XcodeKind.self, XcodeGenKind.self, TuistKind.self, ExpoTargetsKind.self]
 
     /// The kind whose project `path` is, if any.
     public static func kind(of path: URL) -> (any ProjectKind.Type)? { all.first { $0.isProject(path) } }

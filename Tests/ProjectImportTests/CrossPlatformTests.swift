@@ -76,9 +76,12 @@ struct CrossPlatformTests {
         #expect(actions[2]["options"] == .array([.string("destructive")]))
     }
 
+    /// Without notification targets in targets/ there is nothing to draw before prebuild: explained.
     @Test(.enabled(if: treeSitterInstalled, Comment(rawValue: needsTreeSitter)))
     func expoWithoutIOSIsExplained() throws {
         let root = try Self.fixture("expo")
+        let target = root.appendingPathComponent("targets/garden-alerts/expo-target.config.js")
+        try Data(try String(contentsOf: target, encoding: .utf8).replacingOccurrences(of: "notification-service", with: "widget").utf8).write(to: target)
         do {
             _ = try ProjectInit(path: root)
             Issue.record("an Expo app without ios/ gave a plan")
@@ -88,11 +91,40 @@ struct CrossPlatformTests {
             #expect(text.contains("an Expo app (package.json: expo ~54.0.0, react-native 0.81.4) with no ios/ folder"), "\(text)")
             #expect(text.contains("npx expo prebuild --platform ios") && text.contains("from app.config.ts"), "\(text)")
             #expect(text.contains("app: Marigold, bundle identifier decided when the config runs (app.config.ts:8:8)"), "\(text)")
-            #expect(text.contains("targets/garden-alerts: an @bacons/apple-targets target of type notification-service: prebuild makes it a service extension"), "\(text)")
+            #expect(text.contains("targets/garden-alerts: an @bacons/apple-targets target of type widget; not a notification extension"), "\(text)")
             #expect(text.contains("plugin ./plugins/withGardenWidget: a plugin of the app's own (not run)"), "\(text)")
             #expect(text.contains("category watering: watered, snooze (src/notifications/setup.ts:4)"), "\(text)")
             #expect(text.contains("src/notifications/setup.ts:7:5: the action `\"diary\"` has no buttonTitle"), "\(text)")
         }
+    }
+
+    /// An Expo app before prebuild with @bacons/apple-targets notification targets is drawn from
+    /// them, as prebuild would make its project: the content extension's Info.plist and code in
+    /// targets/, the service extension with the Info.plist prebuild writes, the categories from TS.
+    @Test(.enabled(if: treeSitterInstalled, Comment(rawValue: needsTreeSitter)))
+    func expoTargetsAreDrawnBeforePrebuild() throws {
+        let root = try Self.fixture("expo-targets")
+        let plan = try ProjectInit(path: root)
+        #expect(plan.found.contains { $0.hasPrefix("framework: Expo, from package.json: expo ~54.0.12, react-native 0.81.4; no ios/ yet: drawn from app.json and targets/") }, "\(plan.found)")
+        #expect(plan.found.contains("target RecipeCard: app-extension (com.apple.usernotifications.content-extension)"), "\(plan.found)")
+        #expect(plan.found.contains("target rich-media: app-extension (com.apple.usernotifications.service)"), "\(plan.found)")
+        #expect(plan.found.contains("category recipe-ready: start-cooking, save (src/notifications.ts:6)"), "\(plan.found)")
+        #expect(plan.found.contains("media keys (the service extension downloads and attaches them): image_url"), "\(plan.found)")
+        #expect(plan.problems.contains("targets/rich-media: no Info.plist; drawn with the one prebuild writes for notification-service"), "\(plan.problems)")
+        let settings = try JSONParser.parse(Array(try #require(plan.files.first { $0.path == "pushpreview.json" }?.text).utf8), file: "pushpreview.json")
+        #expect(settings["xcode"]?.string == "../app.json", "\(settings)")
+        #expect(plan.files.contains { $0.path == "Templates/recipe-ready.html" } && plan.files.contains { $0.path == "payloads/recipe-ready.apns" })
+        // Runs read the same config: bundle identifiers as the plugin gives them.
+        let app = try XcodeApp(path: root.appendingPathComponent("app.json"))
+        #expect(app.project.kind == "Expo config (before prebuild)" && app.bundleID == "org.example.fennel")
+        let ids = app.extensions.map { $0.target.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"] }
+        #expect(ids == ["org.example.fennel.recipe-card", "org.example.fennel.notification-service"], "\(ids)")
+        #expect(app.extensions[0].infoPlist["NSExtension"]?["NSExtensionAttributes"]?["UNNotificationExtensionCategory"]?.strings == ["recipe-ready"])
+        #expect(app.extensions[1].infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "rich-media.NotificationService")
+        // The first Expo fixture's service target, with no Info.plist and its bundle identifier decided at run time.
+        let marigold = try ProjectInit(path: try Self.fixture("expo"))
+        #expect(marigold.found.contains("target GardenAlerts: app-extension (com.apple.usernotifications.service)"), "\(marigold.found)")
+        #expect(marigold.problems.contains { $0.contains("app.config.ts: no fixed ios.bundleIdentifier; the app is drawn as com.example.marigold") }, "\(marigold.problems)")
     }
 
     @Test func withoutTreeSitterTheFilesAreNamed() throws {

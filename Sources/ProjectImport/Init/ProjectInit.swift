@@ -31,19 +31,26 @@ public struct ProjectInit {
         let path = path.standardizedFileURL
         // A React Native, Expo, Flutter or Capacitor app: its ios/ (ios/App) is the Xcode app read.
         let shell = TrustedFiles.isFolder(path) && !ProjectKinds.namesProjectFile(path) ? CrossPlatformApp.detect(at: path, in: Repository(around: path)) : nil
-        if let shell, shell.iosFolder == nil {
+        // An Expo app before prebuild: drawn from its @bacons/apple-targets folders when it has
+        // notification targets there, else explained (what prebuild makes, what to run).
+        let expoConfig = shell.flatMap { $0.iosFolder == nil ? ExpoTargetsKind.config(at: $0.root, in: Repository(around: path)) : nil }
+        if let shell, shell.iosFolder == nil, expoConfig == nil {
             let repository = Repository(around: path)
             var ignored: [String] = []
             let code = shell.categories(in: repository, problems: &ignored)
             throw XcodeProject.ReadError(description: ExpoConfig.read(shell, in: repository).explanation(shell, path: path.path, categories: code))
         }
-        app = try XcodeApp(path: shell?.iosFolder ?? path, within: shell?.root)
+        app = try XcodeApp(path: shell?.iosFolder ?? expoConfig ?? path, within: shell?.root)
         self.folder = (folder ?? (ProjectKinds.namesProjectFile(path) ? path.deletingLastPathComponent() : path)
             .appendingPathComponent("pushpreview")).standardizedFileURL
         problems = app.problems
         if let shell {
             app.root = shell.root
-            found.append("framework: \(shell.framework.rawValue), from \(shell.evidence); its iOS app is in \(relative(shell.iosFolder!))/")
+            if let ios = shell.iosFolder {
+                found.append("framework: \(shell.framework.rawValue), from \(shell.evidence); its iOS app is in \(relative(ios))/")
+            } else {
+                found.append("framework: \(shell.framework.rawValue), from \(shell.evidence); no ios/ yet: drawn from \(relative(expoConfig!)) and targets/ as `npx expo prebuild --platform ios` would make them (@bacons/apple-targets); init again after prebuild to read the project it writes")
+            }
             found += shell.generatedNotes
             for other in shell.otherApps { problems.append("\(other.path): \(other.why), not this app; its code and payloads are left out (give init that folder to read it)") }
         }

@@ -18,8 +18,10 @@ struct ExpoConfig {
     /// Plugin names as the config lists them.
     var plugins: [String] = []
     var problems: [String] = []
-    /// `@bacons/apple-targets` targets with notification types: folder → type.
-    var targets: [(folder: String, type: String)] = []
+    /// `@bacons/apple-targets` targets: their folder, `type`, and the `name` and `bundleIdentifier` their config gives.
+    var targets: [(folder: String, type: String, name: String?, bundleIdentifier: String?)] = []
+    /// The files the config was read from, relative to the app's folder.
+    var files: [String] = []
 
     /// What each known plugin adds to the project prebuild makes (notes/xplat/EXPO.md).
     static let knownPlugins: [String: String] = [
@@ -38,6 +40,7 @@ struct ExpoConfig {
         var resolver = CodeResolver([])
         if names.contains("app.json"), let bytes = repository.contents(app.root.appendingPathComponent("app.json"), limit: 4 << 20) {
             config.configFile = "app.json"
+            config.files.append("app.json")
             do {
                 let json = try JSONParser.parse(bytes, file: "app.json")
                 let expo = json["expo"] ?? json
@@ -66,6 +69,7 @@ struct ExpoConfig {
                 for f in files {
                     guard let b = repository.contents(f, limit: 1 << 20) else { config.problems.append("\(f.lastPathComponent): cannot be read"); continue }
                     read.append((f.path.replacingOccurrences(of: app.root.path + "/", with: ""), b))
+                    config.files.append(read.last!.0)
                     sources.append((b, f.pathExtension.hasPrefix("t") ? .typescript : .javascript))
                 }
                 let parses = child.parse(sources)
@@ -76,7 +80,11 @@ struct ExpoConfig {
                     config.problems += r.facts.problems
                     if read[k].0.hasPrefix("targets/") {
                         let folder = read[k].0.split(separator: "/")[1]
-                        for o in r.configObjects { if let t = o["type"], case .text(let type) = t { config.targets.append((String(folder), type)) } }
+                        for o in r.configObjects {
+                            guard let t = o["type"], case .text(let type) = t else { continue }
+                            func text(_ key: String) -> String? { if case .text(let s)? = o[key] { return s }; return nil }
+                            config.targets.append((String(folder), type, text("name"), text("bundleIdentifier")))
+                        }
                     } else {
                         config.configFile = read[k].0 + (config.configFile.map { " (over \($0))" } ?? "")
                         objects += r.configObjects

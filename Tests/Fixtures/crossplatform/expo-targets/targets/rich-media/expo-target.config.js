@@ -1,0 +1,4 @@
+/** @type {import('@bacons/apple-targets/app.plugin').Config} */
+module.exports = {
+  type: 'notification-service',
+};
