@@ -157,7 +157,7 @@ public struct XcodeApp {
             do { if let set = try AppIconSet.read(catalog: catalog, name: found, in: repository, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
         }
         let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")
-            + " and no \(name).appiconset in its asset catalogs (\(catalogs.joined(separator: ", ")))"
+            + (catalogs.isEmpty ? " and no asset catalog" : " and no \(name).appiconset in its asset catalogs (\(catalogs.joined(separator: ", ")))")
         problems.append("target \(app.name): \(looked)")
         return nil
     }
