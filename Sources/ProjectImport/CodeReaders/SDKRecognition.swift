@@ -30,6 +30,9 @@ public struct SDKRecognition: Sendable {
         var r = SDKRecognition()
         for file in files {
             let text = String(decoding: file.bytes, as: UTF8.self)
+            // A call can be on a line only if its last part is in the file: looked for once per file, not per line.
+            let present = Set(catalog.flatMap { $0.recognise.calls + $0.recognise.contentViews }
+                .filter { name in name.split(separator: ".").last.map { text.contains($0) } ?? false })
             for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let at = "\(file.name):\(n + 1)"
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -39,11 +42,11 @@ public struct SDKRecognition: Sendable {
                 for sdk in catalog {
                     if let module, sdk.recognise.imports.contains(module) { r.add(sdk, "imports \(module) (\(at))") }
                     if let superclass, sdk.recognise.superclasses.contains(superclass) { r.add(sdk, "subclasses \(superclass) (\(at))") }
-                    if r.contentView == nil, let view = sdk.recognise.contentViews.first(where: { $0 == superclass || calls($0, in: trimmed) }) {
+                    if r.contentView == nil, let view = sdk.recognise.contentViews.first(where: { $0 == superclass || (present.contains($0) && calls($0, in: trimmed)) }) {
                         r.contentView = (sdk, "\(view) (\(at))")
                     }
                     // `A.b` and `b` on one line are one call.
-                    let matched = sdk.recognise.calls.filter { calls($0, in: trimmed) }
+                    let matched = sdk.recognise.calls.filter { present.contains($0) && calls($0, in: trimmed) }
                     for call in matched where !matched.contains(where: { $0 != call && $0.contains(call) }) { r.add(sdk, "calls \(call) (\(at))") }
                 }
             }
