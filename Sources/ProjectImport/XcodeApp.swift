@@ -156,6 +156,11 @@ public struct XcodeApp {
             guard let found = AppIconSet.locate(name, in: catalog, of: repository) else { continue }
             do { if let set = try AppIconSet.read(catalog: catalog, name: found, in: repository, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
         }
+        if let images = project.appIconImages {
+            let set = AppIconSet(light: images.light.flatMap { file($0, problems: &problems) }, dark: images.dark.flatMap { file($0, problems: &problems) },
+                                 tinted: images.tinted.flatMap { file($0, problems: &problems) })
+            if set.light != nil || set.dark != nil { return .set(set) }
+        }
         let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")
             + (catalogs.isEmpty ? " and no asset catalog" : " and no \(name).appiconset in its asset catalogs (\(catalogs.joined(separator: ", ")))")
         problems.append("target \(app.name): \(looked)")

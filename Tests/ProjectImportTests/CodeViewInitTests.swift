@@ -200,7 +200,7 @@ struct CodeViewInitTests {
     }
 
     @Test func userInfoTypesFromTheText() {
-        func type(_ key: String, _ source: String) -> UserInfoType? { UserInfoType.read(key: key, in: [Array(source.utf8)]) }
+        func type(_ key: String, _ source: String) -> UserInfoType? { UserInfoType.read(spellings: ["\"\(key)\""], in: [Array(source.utf8)]) }
         #expect(type("n", #"let n = userInfo["n"] as? Int ?? 0"#) == .number)
         #expect(type("n", #"let n = (userInfo["n"] as? NSNumber)?.intValue"#) == .number)
         #expect(type("o", #"if let o = info["o"] as? [String: Any] {"#) == .object)
@@ -210,6 +210,9 @@ struct CodeViewInitTests {
         #expect(type("s", #"label.text = userInfo["s"] as? String"#) == .string)
         #expect(type("u", #"print(userInfo["u"])"#) == nil)
         #expect(type("x", "userInfo[\"x\"] as") == nil, "a cut-off cast is no type")
+        // Through a constant the key is spelled by: its name whole, not the end of another's.
+        #expect(UserInfoType.read(spellings: ["\"n\"", "Keys.n"], in: [Array("let n = info[Keys.n] as? Int".utf8)]) == .number)
+        #expect(UserInfoType.read(spellings: ["\"n\"", "Keys.n"], in: [Array("let n = info[OtherKeys.n] as? Int".utf8)]) == nil)
     }
 
     /// Title and body only where the extension hides the default content; a starter with nothing

@@ -111,6 +111,10 @@ struct CrossPlatformTests {
         #expect(plan.found.contains("category recipe-ready: start-cooking, save (src/notifications.ts:6)"), "\(plan.found)")
         #expect(plan.found.contains("media keys (the service extension downloads and attaches them): image_url"), "\(plan.found)")
         #expect(plan.problems.contains("targets/rich-media: no Info.plist; drawn with the one prebuild writes for notification-service"), "\(plan.problems)")
+        // The config's icon image is the app's icon (prebuild makes the catalog from it); targets/_shared is every target's
+        // (the content target reads userInfo[RecipeKeys.recipe], a constant declared there).
+        #expect(plan.found.contains("app icon: light assets/icon.png"), "\(plan.found)")
+        #expect(plan.found.contains("userInfo keys the extensions read: image_url (url), minutes (number), recipe (string)"), "\(plan.found)")
         let settings = try JSONParser.parse(Array(try #require(plan.files.first { $0.path == "pushpreview.json" }?.text).utf8), file: "pushpreview.json")
         #expect(settings["xcode"]?.string == "../app.json", "\(settings)")
         #expect(plan.files.contains { $0.path == "Templates/recipe-ready.html" } && plan.files.contains { $0.path == "payloads/recipe-ready.apns" })

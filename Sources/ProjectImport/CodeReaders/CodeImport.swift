@@ -14,6 +14,8 @@ public struct CodeImport: Sendable {
     /// Sorted, unique; a nested read is `"a.b"` (`(userInfo["a"] as? [String: Any])?["b"]`), and
     /// a key read only to reach deeper ones is not listed on its own.
     public var userInfoKeys: [String] = []
+    /// How the code spells each key other than as a literal (the constants it reads it through).
+    private var keySpellings: [String: Set<String>] = [:]
     /// Outlet → Mustache path: `"body"`, `"title"`, `"subtitle"`, `"userInfo.x"`, `"attachment.url"`.
     public var outletBindings: [String: String] = [:]
     /// The content view the code makes (issue 22); nil when it adds no views and sets no size.
@@ -190,6 +192,11 @@ public struct CodeImport: Sendable {
         categories = byIdentifier.values.sorted { $0.identifier < $1.identifier }
         let reads = ContentReads(resolver: resolver)
         userInfoKeys = reads.userInfoKeys(facts.flatMap(\.subscripts))
+        // A key read through a constant (`userInfo[Keys.recipe]`) is typed where that spelling is cast.
+        for case .subscripted(_, let key) in facts.flatMap(\.subscripts) {
+            if case .text = key { continue }
+            if let k = resolver.text(key) { keySpellings[k, default: []].insert(key.rendered) }
+        }
         let (bindings, bindingProblems) = reads.outletBindings(facts.flatMap(\.assignments))
         outletBindings = bindings
         codeView = CodeMadeView.read(facts, resolver: resolver)
@@ -207,7 +214,8 @@ public struct CodeImport: Sendable {
     /// The types the text says the keys are read as, and whether the code downloads attachments.
     private mutating func readTypes(_ sources: [[UInt8]]) {
         for key in userInfoKeys where userInfoTypes[key] == nil {
-            if let type = UserInfoType.read(key: String(key.split(separator: ".").last ?? ""), in: sources) { userInfoTypes[key] = type }
+            let last = String(key.split(separator: ".").last ?? "")
+            if let type = UserInfoType.read(spellings: ["\"\(last)\""] + (keySpellings[last] ?? []).sorted(), in: sources) { userInfoTypes[key] = type }
         }
         downloadsAttachments = sources.contains { $0.contains(word: "UNNotificationAttachment") } && sources.contains { s in Self.downloadWords.contains { s.contains(word: $0) } }
     }

@@ -58,7 +58,8 @@ indirect enum CodeValue: Sendable {
         return s.count <= 70 ? s : String(s.prefix(67)) + "…"
     }
 
-    private var rendered: String {
+    /// The value as the source might spell it.
+    var rendered: String {
         switch self {
         case .text(let s): return "\"\(s)\""
         case .number(let n): return String(n)

@@ -2,15 +2,24 @@
 public enum UserInfoType: String, Sendable, Equatable {
     case string, number, bool, object, array, url
 
-    /// The type the text right after a read of `"KEY"]` casts or converts it to: `["n"] as? Int`,
-    /// `(userInfo["n"] as? NSNumber)?.intValue`, `[userInfo[@"n"] boolValue]`. A parse-only AST
-    /// keeps no cast's type, so the text is read; the first read that says a type wins.
-    static func read(key: String, in sources: [[UInt8]]) -> UserInfoType? {
-        let quoted = Array("\"\(key)\"".utf8)
+    /// The type the text right after a read of `"KEY"]` (or of another of the key's `spellings`,
+    /// `Keys.recipe]`) casts or converts it to: `["n"] as? Int`, `(userInfo["n"] as? NSNumber)?.intValue`,
+    /// `[userInfo[@"n"] boolValue]`. A parse-only AST keeps no cast's type, so the text is read;
+    /// the first read that says a type wins.
+    static func read(spellings: [String], in sources: [[UInt8]]) -> UserInfoType? {
+        for spelling in spellings {
+            if let type = read(spelling: Array(spelling.utf8), in: sources) { return type }
+        }
+        return nil
+    }
+
+    private static func read(spelling quoted: [UInt8], in sources: [[UInt8]]) -> UserInfoType? {
         for bytes in sources {
             var from = 0
             while let at = bytes.firstRange(of: quoted, from: from) {
                 from = at + quoted.count
+                // A constant's name is whole: `Keys.recipe`, not `OtherKeys.recipe`.
+                if at > 0, SourceBytes.continuesIdentifier(bytes[at - 1]) { continue }
                 var i = from
                 func skip(_ set: String) { while i < bytes.count, set.utf8.contains(bytes[i]) { i += 1 } }
                 skip(" \t")

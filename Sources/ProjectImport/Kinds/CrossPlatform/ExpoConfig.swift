@@ -20,6 +20,8 @@ struct ExpoConfig {
     var problems: [String] = []
     /// `@bacons/apple-targets` targets: their folder, `type`, and the `name` and `bundleIdentifier` their config gives.
     var targets: [(folder: String, type: String, name: String?, bundleIdentifier: String?)] = []
+    /// The app's icon images (`ios.icon`, else `icon`), relative to the app's folder: one image, or one per appearance.
+    var icon: (light: String?, dark: String?, tinted: String?)?
     /// The files the config was read from, relative to the app's folder.
     var files: [String] = []
 
@@ -46,6 +48,9 @@ struct ExpoConfig {
                 let expo = json["expo"] ?? json
                 config.name = expo["name"]?.string
                 config.bundleIdentifier = expo["ios"]?["bundleIdentifier"]?.string
+                if let icon = expo["ios"]?["icon"] ?? expo["icon"] {
+                    config.icon = icon.string.map { ($0, nil, nil) } ?? (icon["light"]?.string ?? icon["any"]?.string, icon["dark"]?.string, icon["tinted"]?.string)
+                }
                 if case .array(let items)? = expo["plugins"] {
                     for item in items {
                         if let s = item.string { config.plugins.append(s) } else if case .array(let pair) = item, let s = pair.first?.string { config.plugins.append(s) }
@@ -102,6 +107,7 @@ struct ExpoConfig {
                 }
             }
             if let n = fields["name"], let s = resolver.text(n), config.name == nil { config.name = s }
+            if let i = fields["icon"], let s = resolver.text(i) { config.icon = (s, nil, nil) }
             if let p = fields["plugins"], let items = resolver.list(p) {
                 for item in items {
                     if let s = resolver.text(item) { config.plugins.append(s) } else if let pair = resolver.list(item), let s = resolver.text(pair.first) { config.plugins.append(s) }

@@ -9,7 +9,8 @@ import Foundation
 /// every file in it but its Info.plist and config (with-xcode-changes.ts:450-480); the bundle
 /// identifier is the config's (a leading `.` appended to the app's), else the app's + `.` + the
 /// type (with-widget.ts:295-316); a missing Info.plist is the one prebuild writes for the type
-/// (with-widget.ts:258-293, target.ts:444-454, 537-548).
+/// (with-widget.ts:258-293, target.ts:444-454, 537-548); `targets/_shared/` is every target's; the
+/// app's icon is the config's `ios.icon` or `icon` image, which prebuild makes the asset catalog of.
 public enum ExpoTargetsKind: ProjectKind {
     public static let name = "Expo config (before prebuild)"
     public static let manifestName: String? = nil
@@ -48,6 +49,7 @@ public enum ExpoTargetsKind: ProjectKind {
         project.knownRegions = ["en"]
         project.developmentRegion = "en"
         project.problems = config.problems
+        project.appIconImages = config.icon
         if config.bundleIdentifier == nil {
             project.problems.append("\(path.path): no fixed ios.bundleIdentifier; the app is drawn as \(appID) (prebuild takes the one the config gives when it runs)")
         }
@@ -55,6 +57,8 @@ public enum ExpoTargetsKind: ProjectKind {
         app.configurations = [.init(name: "Debug", settings: ["PRODUCT_NAME": appName, "PRODUCT_BUNDLE_IDENTIFIER": appID, "GENERATE_INFOPLIST_FILE": "YES",
                                                               "INFOPLIST_KEY_CFBundleDisplayName": appName])]
         project.targets.append(app)
+        // targets/_shared: files the plugin adds to every target (with-xcode-changes.ts:442-446, 507-551).
+        let shared = SynchronizedFolder.files(folder.appendingPathComponent("targets/_shared"), in: repository, excluding: [])
         for target in config.targets {
             guard let point = points[target.type] else { continue }
             let name = target.name ?? target.folder
@@ -65,7 +69,7 @@ public enum ExpoTargetsKind: ProjectKind {
             let files = SynchronizedFolder.files(folder.appendingPathComponent(relative), in: repository, excluding: []) { path, _ in
                 path == "Info.plist" || path.hasPrefix("expo-target.config.")
             }
-            t.sources = files.sources.map { "\(relative)/\($0)" }
+            t.sources = files.sources.map { "\(relative)/\($0)" } + shared.sources.map { "targets/_shared/\($0)" }
             t.resources = files.resources.map { "\(relative)/\($0)" }
             if repository.exists(folder.appendingPathComponent("\(relative)/Info.plist")) {
                 settings["INFOPLIST_FILE"] = "\(relative)/Info.plist"

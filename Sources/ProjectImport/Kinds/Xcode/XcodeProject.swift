@@ -24,6 +24,11 @@ public struct XcodeProject: Sendable {
     /// includes and the xcconfig files it names.
     public var definitionFiles: [URL] = []
 
+    /// An app icon given as images rather than an asset catalog (an Expo config's `icon`, which
+    /// prebuild turns into the catalog): paths relative to the project's folder, read when no
+    /// catalog or Icon Composer bundle holds the icon.
+    public var appIconImages: (light: String?, dark: String?, tinted: String?)?
+
     /// The repository its files are read from: every file it names is handed out by `file(_:problems:)`.
     public var repository: Repository
 

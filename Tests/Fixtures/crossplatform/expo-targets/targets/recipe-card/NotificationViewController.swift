@@ -17,7 +17,7 @@ class NotificationViewController: UIViewController, UNNotificationContentExtensi
 
     func didReceive(_ notification: UNNotification) {
         let info = notification.request.content.userInfo
-        titleLabel.text = info["recipe"] as? String
+        titleLabel.text = info[RecipeKeys.recipe] as? String
         if let minutes = info["minutes"] as? Int { timeLabel.text = "\(minutes) min" }
         if let attachment = notification.request.content.attachments.first, attachment.url.startAccessingSecurityScopedResource() {
             photo.image = UIImage(contentsOfFile: attachment.url.path)
