@@ -157,8 +157,13 @@ public struct XcodeApp {
             do { if let set = try AppIconSet.read(catalog: catalog, name: found, in: repository, problems: &problems) { return .set(set) } } catch { problems.append(error.description) }
         }
         if let images = project.appIconImages {
-            let set = AppIconSet(light: images.light.flatMap { file($0, problems: &problems) }, dark: images.dark.flatMap { file($0, problems: &problems) },
-                                 tinted: images.tinted.flatMap { file($0, problems: &problems) })
+            func image(_ path: String?) -> URL? {
+                guard let path, let url = file(path, problems: &problems) else { return nil }
+                if repository.exists(url) { return url }
+                problems.append("\(project.bundle.path): the app's icon \(path) does not exist")
+                return nil
+            }
+            let set = AppIconSet(light: image(images.light), dark: image(images.dark), tinted: image(images.tinted))
             if set.light != nil || set.dark != nil { return .set(set) }
         }
         let looked = (bundles.isEmpty ? "no \(name).icon among its resources" : "no readable \(name).icon (\(bundles.joined(separator: ", ")))")

@@ -125,6 +125,18 @@ struct CrossPlatformTests {
         #expect(ids == ["org.example.fennel.recipe-card", "org.example.fennel.notification-service"], "\(ids)")
         #expect(app.extensions[0].infoPlist["NSExtension"]?["NSExtensionAttributes"]?["UNNotificationExtensionCategory"]?.strings == ["recipe-ready"])
         #expect(app.extensions[1].infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "rich-media.NotificationService")
+        // The plugin loads a target's config from .js or .json only: a .ts one makes no target, said.
+        let variant = try Self.fixture("expo-targets", "expoTargetsVariant")
+        let rich = variant.appendingPathComponent("targets/rich-media")
+        try FileManager.default.moveItem(at: rich.appendingPathComponent("expo-target.config.js"), to: rich.appendingPathComponent("expo-target.config.ts"))
+        let card = variant.appendingPathComponent("targets/recipe-card")
+        try FileManager.default.removeItem(at: card.appendingPathComponent("expo-target.config.js"))
+        try Data(#"{"type": "notification-content", "name": "RecipeCard", "bundleIdentifier": ".recipe-card"}"#.utf8).write(to: card.appendingPathComponent("expo-target.config.json"))
+        try FileManager.default.removeItem(at: variant.appendingPathComponent("assets/icon.png"))
+        let json = try ProjectInit(path: variant)
+        #expect(json.problems.contains { $0.hasSuffix("app.json: the app's icon ./assets/icon.png does not exist") }, "\(json.problems)")
+        #expect(json.found.contains("target RecipeCard: app-extension (com.apple.usernotifications.content-extension)") && !json.found.contains { $0.contains("rich-media") }, "\(json.found)")
+        #expect(json.problems.contains("targets/rich-media/expo-target.config.ts: @bacons/apple-targets loads only expo-target.config.js or .json; prebuild makes no target from this folder"), "\(json.problems)")
         // The first Expo fixture's service target, with no Info.plist and its bundle identifier decided at run time.
         let marigold = try ProjectInit(path: try Self.fixture("expo"))
         #expect(marigold.found.contains("target GardenAlerts: app-extension (com.apple.usernotifications.service)"), "\(marigold.found)")

@@ -62,7 +62,20 @@ struct ExpoConfig {
         var targetConfigs: [(folder: String, file: String)] = []
         let targetsFolder = app.root.appendingPathComponent("targets")
         for folder in repository.names(targetsFolder).sorted() {
-            if let file = repository.names(targetsFolder.appendingPathComponent(folder)).first(where: { $0.hasPrefix("expo-target.config.") }) { targetConfigs.append((folder, file)) }
+            let names = repository.names(targetsFolder.appendingPathComponent(folder)).filter { $0.hasPrefix("expo-target.config.") }.sorted()
+            // The plugin loads `expo-target.config.@(json|js)` only (config-plugin.ts:38 in EvanBacon/expo-apple-targets@2c5d8601).
+            if names.contains("expo-target.config.js") { targetConfigs.append((folder, "expo-target.config.js")) }
+            else if names.contains("expo-target.config.json") {
+                let file = "targets/\(folder)/expo-target.config.json"
+                config.files.append(file)
+                do {
+                    let json = try JSONParser.parse(try repository.read(app.root.appendingPathComponent(file), limit: 1 << 20), file: file)
+                    if let type = json["type"]?.string { config.targets.append((folder, type, json["name"]?.string, json["bundleIdentifier"]?.string)) }
+                    else { config.problems.append("\(file): no \"type\"; prebuild makes no target from it") }
+                } catch { config.problems.append("\(error)") }
+            } else if let other = names.first {
+                config.problems.append("targets/\(folder)/\(other): @bacons/apple-targets loads only expo-target.config.js or .json; prebuild makes no target from this folder")
+            }
         }
         if !scripted.isEmpty || !targetConfigs.isEmpty {
             switch TreeSitterChild.find() {

@@ -27,7 +27,7 @@ public enum ExpoTargetsKind: ProjectKind {
         let hasNotificationTarget = repository.names(targets).contains { name in
             let folder = targets.appendingPathComponent(name)
             return repository.names(folder).contains { file in
-                file.hasPrefix("expo-target.config.") && (repository.contents(folder.appendingPathComponent(file), limit: 1 << 20)
+                ["expo-target.config.js", "expo-target.config.json"].contains(file) && (repository.contents(folder.appendingPathComponent(file), limit: 1 << 20)
                     .map { String(decoding: $0, as: UTF8.self).contains("notification-") } ?? false)
             }
         }
