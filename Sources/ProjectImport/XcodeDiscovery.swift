@@ -1,8 +1,5 @@
 import ConfinedFiles
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Payload
 import Formats
 

@@ -7,9 +7,10 @@ import Formats
 /// Issue 39: React Native, Flutter, Capacitor and Expo apps (Tests/Fixtures/crossplatform, each in
 /// the shape of the public apps in notes/xplat/REPOS.md, with names and strings of their own). Their
 /// categories are registered in TypeScript or Dart, read by tree-sitter in a child process.
-let treeSitter = TreeSitterChild.find(executable: repositoryRoot.appendingPathComponent(".build/debug/pushpreview"))
+/// Found as init finds it, beside the running executable (a sanitizer's scratch folder has none: skipped there, said).
+let treeSitter = TreeSitterChild.find()
 let treeSitterInstalled = (try? treeSitter.get()) != nil
-let needsTreeSitter = "tree-sitter is not installed in .build/python (scripts/install-deps installs it from PyPI; PyPI could not be reached)"
+let needsTreeSitter = "tree-sitter is not beside the test executable (.build/python, which scripts/install-deps installs from PyPI; a sanitizer build's scratch folder has none)"
 
 struct CrossPlatformTests {
     static func fixture(_ name: String, _ test: String = #function) throws -> URL {
@@ -123,6 +124,7 @@ struct CrossPlatformTests {
         #expect(app.project.kind == "Expo config (before prebuild)" && app.bundleID == "org.example.fennel")
         let ids = app.extensions.map { $0.target.configuration()?["PRODUCT_BUNDLE_IDENTIFIER"] }
         #expect(ids == ["org.example.fennel.recipe-card", "org.example.fennel.notification-service"], "\(ids)")
+        try #require(app.extensions.count == 2)
         #expect(app.extensions[0].infoPlist["NSExtension"]?["NSExtensionAttributes"]?["UNNotificationExtensionCategory"]?.strings == ["recipe-ready"])
         #expect(app.extensions[1].infoPlist["NSExtension"]?["NSExtensionPrincipalClass"]?.string == "rich-media.NotificationService")
         // The plugin loads a target's config from .js or .json only: a .ts one makes no target, said.
