@@ -83,10 +83,13 @@ public enum ChildProcesses {
 
     /// Removes the folder now.
     public static func remove(folder: URL) {
-        TrustedFiles.remove(folder)
+        removal.withLock { TrustedFiles.remove(folder) }
         let after = lock.withLock { folders.removeValue(forKey: folder.path) }
         after??()
     }
+    /// Held while a folder is removed: the signal's clean-up and the caller's own removal of the
+    /// same tree, run at once, each stopped at the entries the other had taken and left the rest.
+    private static let removal = NSLock()
 
     /// The signal being handled, once one came (set by the handler).
     nonisolated(unsafe) private static var signalled: Int32 = 0
@@ -113,7 +116,7 @@ public enum ChildProcesses {
         // when the child was killed before its own clean-up ended.
         let f = lock.withLock { sweeping = true; return folders }
         for (folder, after) in f {
-            TrustedFiles.remove(URL(fileURLWithPath: folder))
+            removal.withLock { TrustedFiles.remove(URL(fileURLWithPath: folder)) }
             after?()
         }
     }
