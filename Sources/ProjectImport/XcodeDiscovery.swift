@@ -23,12 +23,12 @@ public enum XcodeDiscovery {
         // Containers of projects: a workspace lists them; Tuist's Workspace.swift stands for its folder.
         if path.pathExtension == "xcworkspace" { return try Workspace.projects(path, in: repository) }
         if path.lastPathComponent == "Workspace.swift" { return try projects(at: path.deletingLastPathComponent()) }
-        if ProjectKinds.kind(of: path) != nil {
-            // An .xcodeproj that holds only the shared schemes of the manifest beside it is that manifest's.
-            let manifest = ProjectKinds.manifestNames.sorted().map { path.deletingLastPathComponent().appendingPathComponent($0) }.first(where: repository.exists)
-            if XcodeKind.isProject(path), !isGenerated(path, in: repository), let manifest { return [manifest] }
-            return [path]
+        // An .xcodeproj that holds only the shared schemes of the manifest beside it is that manifest's.
+        if XcodeKind.isProject(path), !isGenerated(path, in: repository),
+           let manifest = ProjectKinds.manifestNames.sorted().map({ path.deletingLastPathComponent().appendingPathComponent($0) }).first(where: repository.exists) {
+            return [manifest]
         }
+        if ProjectKinds.kind(of: path) != nil { return [path] }
         guard TrustedFiles.isFolder(path) else {
             throw XcodeProject.ReadError(description: "\(path.path): not a folder, an .xcodeproj, an .xcworkspace, an XcodeGen project.yml or a Tuist Project.swift")
         }

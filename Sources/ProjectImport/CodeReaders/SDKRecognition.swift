@@ -28,11 +28,11 @@ public struct SDKRecognition: Sendable {
     /// Imports, superclasses and calls in the extension's source files.
     static func inSources(_ files: [(name: String, bytes: [UInt8])], catalog: [PushSDK]) -> SDKRecognition {
         var r = SDKRecognition()
+        let names = Set(catalog.flatMap { $0.recognise.calls + $0.recognise.contentViews }).map { (name: $0, last: String($0.split(separator: ".").last ?? "")) }
         for file in files {
             let text = String(decoding: file.bytes, as: UTF8.self)
             // A call can be on a line only if its last part is in the file: looked for once per file, not per line.
-            let present = Set(catalog.flatMap { $0.recognise.calls + $0.recognise.contentViews }
-                .filter { name in name.split(separator: ".").last.map { text.contains($0) } ?? false })
+            let present = Set(names.filter { !$0.last.isEmpty && text.contains($0.last) }.map(\.name))
             for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let at = "\(file.name):\(n + 1)"
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -30,15 +30,15 @@ public struct ProjectInit {
     public init(path: URL, folder: URL? = nil) throws(XcodeProject.ReadError) {
         let path = path.standardizedFileURL
         // A React Native, Expo, Flutter or Capacitor app: its ios/ (ios/App) is the Xcode app read.
-        let shell = TrustedFiles.isFolder(path) && !ProjectKinds.namesProjectFile(path) ? CrossPlatformApp.detect(at: path, in: Repository(around: path)) : nil
+        let given = Repository(around: path)
+        let shell = TrustedFiles.isFolder(path) && !ProjectKinds.namesProjectFile(path) ? CrossPlatformApp.detect(at: path, in: given) : nil
         // An Expo app before prebuild: drawn from its @bacons/apple-targets folders when it has
         // notification targets there, else explained (what prebuild makes, what to run).
-        let expoConfig = shell.flatMap { $0.iosFolder == nil ? ExpoTargetsKind.config(at: $0.root, in: Repository(around: path)) : nil }
+        let expoConfig = shell.flatMap { $0.iosFolder == nil ? ExpoTargetsKind.config(at: $0.root, in: given) : nil }
         if let shell, shell.iosFolder == nil, expoConfig == nil {
-            let repository = Repository(around: path)
             var ignored: [String] = []
-            let code = shell.categories(in: repository, problems: &ignored)
-            throw XcodeProject.ReadError(description: ExpoConfig.read(shell, in: repository).explanation(shell, path: path.path, categories: code))
+            let code = shell.categories(in: given, problems: &ignored)
+            throw XcodeProject.ReadError(description: ExpoConfig.read(shell, in: given).explanation(shell, path: path.path, categories: code))
         }
         app = try XcodeApp(path: shell?.iosFolder ?? expoConfig ?? path, within: shell?.root)
         self.folder = (folder ?? (ProjectKinds.namesProjectFile(path) ? path.deletingLastPathComponent() : path)
